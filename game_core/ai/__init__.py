@@ -1,0 +1,1 @@
+"""Computer opponents: pure functions of the game state and an injected RNG."""

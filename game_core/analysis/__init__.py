@@ -1,0 +1,1 @@
+"""The analysis lab: simulations and exact tables that answer the rule cards' questions."""
