@@ -1,0 +1,1 @@
+"""The runtime every game shares: settings, storage, sessions, timers and the Bot."""

@@ -1,0 +1,75 @@
+"""``python -m bot``: load settings, run the bot, shut down cleanly on SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+import discord
+
+from bot.app import create_bot
+from bot.config import Settings, load_settings
+
+log = logging.getLogger("bot")
+
+
+class RedactToken(logging.Filter):
+    """Belt and braces: the token is never logged, even by a library's debug output."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.token and self.token in record.getMessage():
+            record.msg = record.getMessage().replace(self.token, "[token]")
+            record.args = ()
+        return True
+
+
+def configure_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+    handler.addFilter(RedactToken(settings.discord_token.get_secret_value()))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+    # discord.py's gateway chatter is noise at INFO.
+    logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+
+
+async def run(settings: Settings) -> None:
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+    stopper = asyncio.create_task(stopping.wait())
+    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    log.info("shutting down")
+    await bot.close()
+    stopper.cancel()
+    if runner in done:
+        runner.result()
+    else:
+        await asyncio.gather(runner, return_exceptions=True)
+
+
+def main() -> int:
+    settings = load_settings()
+    configure_logging(settings)
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN")
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        log.error("the bot asked for an intent that is not enabled in the developer portal")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""The Bot: builds the runtime, loads the cogs, routes components and fires deadlines."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.challenges import ChallengeButton
+from bot.clock import Clock
+from bot.config import Settings
+from bot.deadlines import DeadlineRunner
+from bot.edits import CoalescingEditor
+from bot.games import Outcome, Session
+from bot.guild_settings import GuildSettings
+from bot.replies import DM_CLOSED, reply_ephemeral, report_error
+from bot.sessions import SeedSource, SessionService
+from bot.storage import Database
+
+log = logging.getLogger(__name__)
+
+STALE_CONTROL = (
+    "This control is no longer active (the game it belonged to has ended or moved on). "
+    "Start a new game with a slash command, or use the buttons on the latest message."
+)
+
+ModalHandler = Callable[[discord.Interaction, "re.Match[str]"], Awaitable[None]]
+
+
+class DiceBot(commands.AutoShardedBot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        seed: int | None = None,
+        **client_options: Any,
+    ) -> None:
+        intents = discord.Intents.default()
+        # Slash commands and components need no privileged intents.
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
+        )
+        self.settings = settings
+        self.clock = clock or Clock()
+        self.db = Database(settings.database_path)
+        self.sessions = SessionService(
+            self.db, self.clock, GuildSettings.from_settings(settings), SeedSource(seed)
+        )
+        self.deadlines = DeadlineRunner(self.sessions, self.clock, self.publish)
+        self.editor = CoalescingEditor()
+        self._component_patterns: list[re.Pattern[str]] = []
+        self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
+        self.tree.on_error = self._on_app_command_error
+
+    # -- start-up -------------------------------------------------------------------------
+
+    async def setup_hook(self) -> None:
+        await self.db.open()
+        applied = await self.db.migrate()
+        if applied:
+            log.info("applied database migrations %s", applied)
+        self.register_components(ChallengeButton)
+        for name in discover_cogs():
+            await self.load_extension(name)
+        self.deadlines.start()
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the dev guild", len(synced))
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+
+    def register_components(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register DynamicItems: they work after restarts, no view kept in memory."""
+        self.add_dynamic_items(*items)
+        for item in items:
+            self._component_patterns.append(item.__discord_ui_compiled_template__)
+
+    def register_modal(self, pattern: str, handler: ModalHandler) -> None:
+        """Route modal submissions by custom_id, so a modal opened before a restart still
+        lands. The pattern must match the whole custom_id."""
+        self._modal_routes.append((re.compile(pattern), handler))
+
+    # -- interactions ---------------------------------------------------------------------
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type == discord.InteractionType.component:
+            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            if not any(p.fullmatch(custom_id) for p in self._component_patterns):
+                log.debug("stale or unknown component %r", custom_id[:100])
+                await self._answer_stale(interaction)
+        elif interaction.type == discord.InteractionType.modal_submit:
+            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            for pattern, handler in self._modal_routes:
+                match = pattern.fullmatch(custom_id)
+                if match is not None:
+                    try:
+                        await handler(interaction, match)
+                    except Exception as error:
+                        await report_error(interaction, error)
+                    return
+            await self._answer_stale(interaction)
+
+    async def _answer_stale(self, interaction: discord.Interaction) -> None:
+        try:
+            await reply_ephemeral(interaction, STALE_CONTROL)
+        except discord.HTTPException as error:
+            log.debug("could not answer a stale control: %s", error.status)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+    # -- after a commit -------------------------------------------------------------------
+
+    async def publish(self, outcome: Outcome) -> None:
+        """Show an outcome nobody's interaction is waiting for (timeouts, AI moves)."""
+        handler = self.sessions.handlers.get(outcome.session.game)
+        if handler is not None:
+            await handler.publish(outcome)
+
+    async def edit_public_message(self, session: Session, **fields: Any) -> None:
+        """Edit a game's public message with the bot token (channel endpoint), which keeps
+        working after the 15-minute life of an interaction token."""
+        if session.message_id is None:
+            return
+        channel = self.get_partial_messageable(session.channel_id)
+        await channel.get_partial_message(session.message_id).edit(**fields)
+
+    async def send_dm(self, user_id: int, **fields: Any) -> discord.Message | None:
+        """DM a user; None when their DMs are closed (403, code 50007)."""
+        try:
+            user = self.get_user(user_id) or await self.fetch_user(user_id)
+            return await user.send(**fields)
+        except discord.Forbidden as error:
+            if error.code == DM_CLOSED:
+                return None
+            raise
+
+    # -- shutdown -------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        await self.deadlines.stop()
+        await self.editor.close()
+        await super().close()
+        await self.db.close()
+
+
+def discover_cogs() -> list[str]:
+    """Every module in the ``cogs`` package is an extension with a ``setup`` function."""
+    import cogs
+
+    return sorted(
+        f"cogs.{module.name}"
+        for module in pkgutil.iter_modules(cogs.__path__)
+        if not module.name.startswith("_")
+        and hasattr(importlib.import_module(f"cogs.{module.name}"), "setup")
+    )
+
+
+def create_bot(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    seed: int | None = None,
+    **client_options: Any,
+) -> DiceBot:
+    """Build the bot without connecting anywhere."""
+    return DiceBot(settings, clock=clock, seed=seed, **client_options)

@@ -1,0 +1,59 @@
+"""Settings from the environment and ``.env`` (pydantic-settings).
+
+A missing or malformed setting stops the bot with one line naming it and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Literal, NoReturn
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+    )
+
+    # The bot token: SecretStr so it never shows in a repr, a log line or an error.
+    discord_token: SecretStr = Field(min_length=1)
+    database_path: Path = Path("data/dicebot.db")
+    # When set, commands sync to this one guild at once (development); else globally.
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    log_level: LogLevel = "INFO"
+
+    # Game defaults; each server can change them with /dicebot settings.
+    turn_timeout_seconds: int = Field(default=300, ge=30, le=86_400)
+    round_timeout_seconds: int = Field(default=180, ge=30, le=86_400)
+    challenge_expiry_seconds: int = Field(default=300, ge=30, le=86_400)
+    betting_window_seconds: int = Field(default=20, ge=5, le=600)
+    house_setup_seconds: int = Field(default=60, ge=10, le=3_600)
+    lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
+    provisional_games: int = Field(default=3, ge=0, le=100)
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    name = ".".join(str(part) for part in first["loc"]) or "settings"
+    env_name = name.upper()
+    if first["type"] == "missing":
+        return f"setting {env_name} is missing: set it in the environment or in .env"
+    return f"setting {env_name} is invalid: {first['msg']}"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Load settings, or exit with code 2 and one clear line on stderr."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        _exit_with(_describe(error))
+
+
+def _exit_with(message: str) -> NoReturn:
+    print(f"dicebot: {message}", file=sys.stderr)
+    raise SystemExit(2)

@@ -1,0 +1,117 @@
+"""The one loop that fires durable deadlines.
+
+It sleeps until the earliest deadline (or until a move changes the deadlines), then
+applies it as an ordinary system action: the deadline row is deleted inside the same
+transaction as the move, so a crash can neither lose it nor fire it twice. Deadlines that
+passed while the bot was down fire as soon as the loop starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.clock import Clock
+from bot.errors import UserError
+from bot.games import Outcome
+from bot.sessions import DeadlineGone, SessionService
+from bot.storage import StorageUnavailable
+from game_core.errors import IllegalMove
+
+log = logging.getLogger(__name__)
+
+# Upper bound on one sleep, so a clock jump or a missed wake-up is never fatal.
+MAX_SLEEP_SECONDS = 30.0
+RETRY_AFTER_STORAGE_ERROR = 1.0
+
+Publisher = Callable[[Outcome], Awaitable[None]]
+
+
+class DeadlineRunner:
+    def __init__(self, service: SessionService, clock: Clock, publish: Publisher) -> None:
+        self.service = service
+        self.clock = clock
+        self.publish = publish
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._publishing: set[asyncio.Task[None]] = set()
+        self.fired = 0
+        service.on_deadlines_changed(self._wake)
+        clock.subscribe(self._wake_threadsafe)
+
+    def _wake_threadsafe(self) -> None:
+        self._wake.set()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="deadline-loop")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._publishing:
+            await asyncio.gather(*self._publishing, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                delay = await self.fire_due()
+            except StorageUnavailable:
+                log.warning("deadline loop: database unavailable, retrying")
+                delay = RETRY_AFTER_STORAGE_ERROR
+            self._wake.clear()
+            if delay is not None and delay <= 0:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._wake.wait(), timeout=min(delay or MAX_SLEEP_SECONDS, MAX_SLEEP_SECONDS)
+                )
+
+    async def fire_due(self) -> float | None:
+        """Fire every deadline that is due; return seconds until the next one (or None)."""
+        while True:
+            upcoming = await self.service.next_deadline()
+            if upcoming is None:
+                return None
+            deadline_id, session_id, due_at, action = upcoming
+            wait = due_at - self.clock.now()
+            if wait > 0:
+                return wait
+            await self._fire(deadline_id, session_id, action)
+
+    async def _fire(self, deadline_id: int, session_id: int, action: dict[str, object]) -> None:
+        try:
+            outcome = await self.service.act(
+                session_id, None, dict(action), deadline_id=deadline_id
+            )
+        except DeadlineGone:
+            return
+        except (IllegalMove, UserError) as error:
+            # The game moved on (e.g. it ended) and this timer no longer applies.
+            log.debug(
+                "deadline %s for session %s no longer applies: %s", deadline_id, session_id, error
+            )
+            await self.service.drop_deadline(deadline_id)
+            return
+        except StorageUnavailable:
+            raise
+        except Exception:
+            log.exception("deadline %s for session %s failed; dropping it", deadline_id, session_id)
+            await self.service.drop_deadline(deadline_id)
+            return
+        self.fired += 1
+        # Publishing talks to Discord; it must not hold up the next deadline.
+        task = asyncio.create_task(self._publish(outcome))
+        self._publishing.add(task)
+        task.add_done_callback(self._publishing.discard)
+
+    async def _publish(self, outcome: Outcome) -> None:
+        try:
+            await self.publish(outcome)
+        except Exception:
+            log.exception("publishing session %s after a deadline failed", outcome.session.id)

@@ -1,0 +1,54 @@
+"""Errors a player may see. Each message says what is wrong and what to do; none leaks a
+secret. Anything else that goes wrong is logged with a reference id instead."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A problem the player can fix; shown to them as an ephemeral message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SessionNotFound(UserError):
+    def __init__(self) -> None:
+        super().__init__("That game no longer exists. Start a new one with a slash command.")
+
+
+class NotYourGame(UserError):
+    def __init__(
+        self, message: str = "This is not your game: only its players can do that."
+    ) -> None:
+        super().__init__(message)
+
+
+class SessionChanged(UserError):
+    """The game moved on between the moment the player saw it and their press."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The game changed meanwhile, so that press was not applied. Look at the updated "
+            "message and try again."
+        )
+
+
+class GameOver(UserError):
+    def __init__(self) -> None:
+        super().__init__("That game is already over.")
+
+
+class AlreadyPlaying(UserError):
+    pass
+
+
+class DatabaseUnavailable(UserError):
+    def __init__(self) -> None:
+        super().__init__(
+            "The game database is busy or unavailable right now, so nothing was changed. "
+            "Please try again in a moment."
+        )

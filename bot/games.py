@@ -1,0 +1,124 @@
+"""The small per-game interface the session service drives.
+
+A game's cog provides a ``GameHandler``: ``step`` turns one action into the next state
+inside the session's transaction (pure apart from the injected rng and time), and
+``publish`` shows an outcome in Discord after the commit (used for actions that no
+interaction is waiting on: timeouts, AI moves, warnings).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from game_core.base import Event, GameResult
+
+SessionStatus = Literal["pending", "active", "finished", "cancelled"]
+OPEN_STATUSES: tuple[SessionStatus, ...] = ("pending", "active")
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    user_id: int
+    display_name: str
+    is_ai: bool = False
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A durable timer: when ``due_at`` passes, ``action`` is applied by the system.
+
+    ``kind`` is unique per session (a new deadline of the same kind replaces the old).
+    """
+
+    kind: str
+    due_at: float
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Session:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    status: SessionStatus
+    state: dict[str, Any]
+    version: int
+    seed: int
+    created_by: int
+    created_at: float
+    updated_at: float
+    seats: tuple[Seat, ...]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.is_ai:
+                return seat.seat
+        return None
+
+    def user_of(self, seat: int) -> Seat:
+        for entry in self.seats:
+            if entry.seat == seat:
+                return entry
+        raise KeyError(seat)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def vs_ai(self) -> bool:
+        return any(seat.is_ai for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class StepContext:
+    session: Session
+    # The Discord user acting, or None when the system acts (a deadline fired).
+    actor_id: int | None
+    now: float
+    rng: random.Random
+    guild_settings: Any
+
+    @property
+    def seat(self) -> int | None:
+        if self.actor_id is None:
+            return None
+        return self.session.seat_of(self.actor_id)
+
+
+@dataclass
+class Step:
+    """What one action did. ``deadlines=None`` keeps the session's timers as they are;
+    a list replaces them all (an empty list clears them)."""
+
+    state: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+    status: SessionStatus = "active"
+    deadlines: list[Deadline] | None = None
+    result: GameResult | None = None
+    seats: list[Seat] | None = None
+    # Extra facts for the results table (score line, favourite picks); JSON-friendly.
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    session: Session
+    previous: Session
+    events: list[Event]
+    action: dict[str, Any]
+    actor_id: int | None
+    result_id: int | None = None
+
+
+class GameHandler(Protocol):
+    game: str
+
+    def step(self, ctx: StepContext, action: dict[str, Any]) -> Step: ...
+
+    async def publish(self, outcome: Outcome) -> None: ...

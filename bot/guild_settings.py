@@ -1,0 +1,55 @@
+"""Per-server game settings: defaults from the bot's Settings, overrides in the database."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiosqlite
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.config import Settings
+
+
+class GuildSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    turn_timeout_seconds: int = Field(default=300, ge=30, le=86_400)
+    round_timeout_seconds: int = Field(default=180, ge=30, le=86_400)
+    challenge_expiry_seconds: int = Field(default=300, ge=30, le=86_400)
+    betting_window_seconds: int = Field(default=20, ge=5, le=600)
+    house_setup_seconds: int = Field(default=60, ge=10, le=3_600)
+    lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
+    provisional_games: int = Field(default=3, ge=0, le=100)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> GuildSettings:
+        return cls.model_validate(
+            {name: getattr(settings, name) for name in cls.model_fields if hasattr(settings, name)}
+        )
+
+
+async def load_guild_settings(
+    conn: aiosqlite.Connection, guild_id: int, defaults: GuildSettings
+) -> GuildSettings:
+    async with conn.execute(
+        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        return defaults
+    overrides: dict[str, Any] = json.loads(row[0])
+    return defaults.model_copy(
+        update={k: v for k, v in overrides.items() if k in defaults.model_fields}
+    )
+
+
+async def save_guild_overrides(
+    conn: aiosqlite.Connection, guild_id: int, overrides: dict[str, Any], now: float
+) -> None:
+    await conn.execute(
+        "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+        " updated_at = excluded.updated_at",
+        (guild_id, json.dumps(overrides, sort_keys=True), now),
+    )

@@ -1,0 +1,117 @@
+"""Versioned schema migrations, applied in order, each tracked in ``schema_migrations``.
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER,
+            status TEXT NOT NULL
+                CHECK (status IN ('pending', 'active', 'finished', 'cancelled')),
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            seed INTEGER NOT NULL,
+            created_by INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX sessions_open_by_channel ON sessions (channel_id, status);
+        CREATE INDEX sessions_by_message ON sessions (message_id);
+
+        CREATE TABLE session_players (
+            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            display_name TEXT NOT NULL,
+            is_ai INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, seat)
+        );
+        CREATE INDEX session_players_by_user ON session_players (user_id, session_id);
+
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            actor_id INTEGER,
+            action TEXT NOT NULL,
+            events TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            UNIQUE (session_id, version)
+        );
+
+        CREATE TABLE deadlines (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            due_at REAL NOT NULL,
+            action TEXT NOT NULL,
+            UNIQUE (session_id, kind)
+        );
+        CREATE INDEX deadlines_by_due ON deadlines (due_at, id);
+
+        CREATE TABLE results (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL UNIQUE REFERENCES sessions (id),
+            game TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER,
+            reason TEXT NOT NULL,
+            draw INTEGER NOT NULL,
+            vs_ai INTEGER NOT NULL,
+            summary TEXT NOT NULL,
+            finished_at REAL NOT NULL
+        );
+        CREATE INDEX results_by_guild_game ON results (guild_id, game, finished_at DESC);
+
+        CREATE TABLE result_players (
+            result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
+            place INTEGER NOT NULL,
+            score INTEGER,
+            went_first INTEGER NOT NULL DEFAULT 0,
+            is_ai INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (result_id, seat)
+        );
+        CREATE INDEX result_players_by_user ON result_players (user_id, result_id);
+
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            ordinal REAL NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            games INTEGER NOT NULL DEFAULT 0,
+            streak INTEGER NOT NULL DEFAULT 0,
+            best_streak INTEGER NOT NULL DEFAULT 0,
+            ai_wins INTEGER NOT NULL DEFAULT 0,
+            ai_losses INTEGER NOT NULL DEFAULT 0,
+            ai_draws INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id)
+        );
+        CREATE INDEX ratings_by_ordinal ON ratings (guild_id, game, ordinal DESC);
+
+        CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            settings TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        """,
+    ),
+]

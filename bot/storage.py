@@ -1,0 +1,122 @@
+"""SQLite through aiosqlite: one write connection, WAL, foreign keys, migrations.
+
+SQLite has one writer at a time, so every write transaction here goes through one
+connection under one asyncio lock; ``BEGIN IMMEDIATE`` takes the database's write lock up
+front, which also keeps a second process (or a second connection in tests) correct.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+from bot.migrations import MIGRATIONS
+
+BUSY_TIMEOUT_MS = 5_000
+
+
+class StorageUnavailable(Exception):
+    """The database is locked for too long, gone, or unwritable."""
+
+
+class Database:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._conn: aiosqlite.Connection | None = None
+        # Imported lazily so creating a Database needs no running loop.
+        import asyncio
+
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise StorageUnavailable("the database is not open")
+        return self._conn
+
+    async def open(self) -> None:
+        if self._conn is not None:
+            return
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction means
+        # exactly what the code says.
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA synchronous = NORMAL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        self._conn = conn
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: commit on success, roll back on any exception."""
+        async with self._write_lock:
+            conn = self.conn
+            try:
+                await conn.execute("BEGIN IMMEDIATE")
+            except aiosqlite.OperationalError as error:
+                raise StorageUnavailable(str(error)) from error
+            try:
+                yield conn
+            except BaseException:
+                await conn.execute("ROLLBACK")
+                raise
+            else:
+                try:
+                    await conn.execute("COMMIT")
+                except aiosqlite.OperationalError as error:
+                    await conn.execute("ROLLBACK")
+                    raise StorageUnavailable(str(error)) from error
+
+    async def fetch_all(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetch_one(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def migrate(self) -> list[int]:
+        """Apply the migrations not yet applied, all in one transaction; returns them."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+            )
+            async with conn.execute("SELECT version FROM schema_migrations") as cursor:
+                done = {row[0] for row in await cursor.fetchall()}
+            applied: list[int] = []
+            for version, script in MIGRATIONS:
+                if version in done:
+                    continue
+                # executescript would COMMIT on its own; run statement by statement
+                # so the whole migration stays inside this transaction.
+                for statement in _statements(script):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                    (version, time.time()),
+                )
+                applied.append(version)
+            return applied
+
+    async def schema(self) -> list[tuple[str, str]]:
+        rows = await self.fetch_all(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
+        )
+        return [(row["name"], row["sql"]) for row in rows]
+
+
+def _statements(script: str) -> list[str]:
+    return [part.strip() for part in script.split(";") if part.strip()]
