@@ -72,7 +72,15 @@ from fractions import Fraction
 from functools import cache
 from typing import Annotated, Any, Literal, NamedTuple, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from game_core.base import EndReason, Event, GameResult
 from game_core.dice import STANDARD_DICE, is_int, roll
@@ -485,6 +493,21 @@ class WeightedDiceState(BaseModel):
     target: Annotated[StrictInt, Field(ge=1)] = TARGET_POINTS
     last_round: RoundSummary | None = None
     end_reason: EndReason | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> WeightedDiceState:
+        # Guards a stored row that was edited or corrupted; apply() keeps these by itself.
+        if len(self.scores) != self.n_players or len(self.active) != self.n_players:
+            raise ValueError("scores and active need one entry per seat")
+        if not 0 <= self.house < self.n_players:
+            raise ValueError("the house must be a seat")
+        if self.phase == "setup" and (self.rollers or self.dice or self.bets):
+            raise ValueError("no rollers, dice or bets before the house sets up")
+        if self.phase == "betting" and (len(self.rollers) != 2 or len(self.dice) != 2):
+            raise ValueError("betting needs two rollers with a die each")
+        if (self.phase == "finished") != (self.end_reason is not None):
+            raise ValueError("a finished game has an end reason, a running one has none")
+        return self
 
 
 def new_game(

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from game_core.errors import IllegalMove
 from game_core.weighted_dice import (
@@ -689,3 +690,21 @@ def test_everyone_tied_for_highest_wins() -> None:
     assert state.scores == [20, 32, 20, 150, 150, 10]
     assert outcome is not None and outcome.winners == [X, Y] and not outcome.draw
     assert outcome.ranks == [4, 3, 4, 1, 1, 6]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"scores": [20] * 5},
+        {"house": 6},
+        {"phase": "betting"},
+        {"rollers": [1, 2]},
+        {"phase": "finished"},
+        {"end_reason": "normal"},
+        {"n_players": 4, "scores": [20] * 4, "active": [True] * 4},
+    ],
+)
+def test_a_corrupt_stored_state_is_refused(changes: dict[str, Any]) -> None:
+    stored = {**table().model_dump(mode="json"), **changes}
+    with pytest.raises(ValidationError):
+        WeightedDiceState.model_validate(stored)
