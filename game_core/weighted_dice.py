@@ -753,9 +753,7 @@ def apply(
 
 
 def _checked_seat(state: WeightedDiceState, player: object) -> int:
-    if isinstance(player, bool) or not isinstance(player, int):
-        raise IllegalMove("There is no such seat at this table.")
-    if not 0 <= player < state.n_players:
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.n_players:
         raise IllegalMove("There is no such seat at this table.")
     return player
 
