@@ -153,6 +153,38 @@ def _faces_used(rolls: object, dice: tuple[int, int]) -> tuple[tuple[int, ...], 
     return used[0], used[1]
 
 
+def _award(
+    attacker: int, ray: str, shield: str, focus: str, guard: str, used: Sequence[str]
+) -> tuple[str, str, int, int, tuple[int, int]]:
+    """Steps 1-3 on checked values: (ray, shield after the Particle Changers, step 1 die,
+    step 2 die, dice awarded per player)."""
+    defender = 1 - attacker
+    # Particle Changers flip devices; flips of the same device add up.
+    if used[attacker] == "changer_self":
+        ray = _flip(ray)
+    if used[defender] == "changer_opponent":
+        ray = _flip(ray)
+    if used[defender] == "changer_self":
+        shield = _flip(shield)
+    if used[attacker] == "changer_opponent":
+        shield = _flip(shield)
+    calibration_dice = int(ray != shield)
+    focus_dice = int(focus != guard)
+    awarded = [int(used[0] == "delayed_attack"), int(used[1] == "delayed_attack")]
+    awarded[attacker] += calibration_dice + focus_dice
+    return ray, shield, calibration_dice, focus_dice, (awarded[0], awarded[1])
+
+
+def dice_to_roll(
+    attacker: int, *, ray: str, shield: str, focus: str, guard: str, functions: Sequence[str]
+) -> tuple[int, int]:
+    """How many d6 each player actually rolls this turn (none under a Disruptor), for
+    callers that roll before resolving. Expects values already checked."""
+    if "disruptor" in functions:
+        return 0, 0
+    return _award(attacker, ray, shield, focus, guard, functions)[4]
+
+
 def resolve_turn(
     hp: tuple[int, int],
     attacker: int,
@@ -181,23 +213,10 @@ def resolve_turn(
         _check_choice(chosen[0], FUNCTIONS, "function"),
         _check_choice(chosen[1], FUNCTIONS, "function"),
     )
-    defender = 1 - attacker
-
-    # Particle Changers flip devices; flips of the same device add up.
-    if used[attacker] == "changer_self":
-        ray = _flip(ray)
-    if used[defender] == "changer_opponent":
-        ray = _flip(ray)
-    if used[defender] == "changer_self":
-        shield = _flip(shield)
-    if used[attacker] == "changer_opponent":
-        shield = _flip(shield)
-    calibration_dice = int(ray != shield)
-    focus_dice = int(focus != guard)
+    ray, shield, calibration_dice, focus_dice, dice = _award(
+        attacker, ray, shield, focus, guard, used
+    )
     delayed = (used[0] == "delayed_attack", used[1] == "delayed_attack")
-    awarded = [int(delayed[0]), int(delayed[1])]
-    awarded[attacker] += calibration_dice + focus_dice
-    dice = (awarded[0], awarded[1])
 
     disrupted = "disruptor" in used
     deflected = used.count("deflector") % 2 == 1
@@ -416,22 +435,16 @@ def _resolve(state: DuelState, rng: random.Random) -> list[Event]:
     else:
         choices = [choice for choice in state.choices if choice is not None]
     functions = (choices[0].function, choices[1].function)
-    # Work out the award first (faces do not matter for it), then roll exactly that many.
-    award = resolve_turn(
-        (state.hp[0], state.hp[1]),
+    # Roll exactly the dice awarded (none under a Disruptor), Tau's first, then resolve.
+    counts = dice_to_roll(
         attacker,
         ray=choices[attacker].device,
         shield=choices[defender].device,
         focus=choices[attacker].region,
         guard=choices[defender].region,
         functions=functions,
-        rolls=((DIE,) * 4, (DIE,) * 4),
     )
-    faces = (
-        ((), ())
-        if award.disrupted
-        else tuple([rng.randint(1, DIE) for _ in range(award.dice[p])] for p in PLAYERS)
-    )
+    faces = tuple([rng.randint(1, DIE) for _ in range(counts[p])] for p in PLAYERS)
     turn = resolve_turn(
         (state.hp[0], state.hp[1]),
         attacker,

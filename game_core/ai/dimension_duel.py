@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -154,17 +155,42 @@ def function_mix(
     turns_left = 2 * min(mine, theirs) / PLAIN_ATTACK
     horizon = 1.0 - math.exp(-turns_left / RESERVE_TURNS)
 
-    def reserve(function: str) -> float:
-        charge = CHARGE_OF[function]
-        return 0.0 if charge is None else RESERVE_HP[charge] * slope * horizon
-
+    scale = slope * horizon
+    reserve = [
+        0.0 if (charge := CHARGE_OF[f]) is None else RESERVE_HP[charge] * scale for f in FUNCTIONS
+    ]
     rows = [FUNCTIONS.index(f) for f in my_functions]
     columns = [FUNCTIONS.index(f) for f in their_functions]
-    matrix = [
-        [float(table[i, j]) - reserve(FUNCTIONS[i]) + reserve(FUNCTIONS[j]) for j in columns]
-        for i in rows
-    ]
+    matrix = [[float(table[i, j]) - reserve[i] + reserve[j] for j in columns] for i in rows]
     return tuple(solve_matrix_game(matrix).row)
+
+
+def pick(
+    hp: int,
+    opponent_hp: int,
+    attacking: bool,
+    functions: Sequence[str],
+    opponent_functions: Sequence[str],
+    rng: random.Random,
+) -> tuple[str, str, str]:
+    """(device, region, function) from plain numbers: the hot path under :func:`choose`.
+
+    Draws ``rng.random()`` for the function, then the device and the region uniformly.
+    """
+    mix = function_mix(hp, opponent_hp, attacking, tuple(functions), tuple(opponent_functions))
+    function = functions[sample(mix, rng.random())]
+    device = DEVICES[rng.randrange(len(DEVICES))]
+    region = REGIONS[rng.randrange(len(REGIONS))]
+    return device, region, function
+
+
+def random_pick(functions: Sequence[str], rng: random.Random) -> tuple[str, str, str]:
+    """The baseline: a uniformly random legal (device, region, function)."""
+    count = len(DEVICES) * len(REGIONS) * len(functions)
+    index = rng.randrange(count)
+    device, rest = divmod(index, len(REGIONS) * len(functions))
+    region, function = divmod(rest, len(functions))
+    return DEVICES[device], REGIONS[region], functions[function]
 
 
 def choose(state: DuelState, player: int, rng: random.Random) -> Choose:
@@ -174,22 +200,15 @@ def choose(state: DuelState, player: int, rng: random.Random) -> Choose:
         raise IllegalMove("The tactical AI only plays tactical duels; classic duels just roll.")
     if state.phase == "finished" or state.locked[player]:
         raise IllegalMove("The AI has nothing to choose now.")
-    mine = available_functions(state, player)
-    theirs = available_functions(state, 1 - player)
-    mix = function_mix(
+    device, region, function = pick(
         state.hp[player],
         state.hp[1 - player],
         state.attacker == player,
-        tuple(mine),
-        tuple(theirs),
+        available_functions(state, player),
+        available_functions(state, 1 - player),
+        rng,
     )
-    function = mine[sample(mix, rng.random())]
-    return Choose(
-        player=player,
-        device=DEVICES[rng.randrange(len(DEVICES))],
-        region=REGIONS[rng.randrange(len(REGIONS))],
-        function=function,
-    )
+    return Choose(player=player, device=device, region=region, function=function)
 
 
 def choose_action(state: DuelState, player: int, rng: random.Random) -> Choose | Roll:
@@ -201,11 +220,5 @@ def choose_action(state: DuelState, player: int, rng: random.Random) -> Choose |
 
 def random_choice(state: DuelState, player: int, rng: random.Random) -> Choose:
     """The baseline opponent: a uniformly random legal tactical lock-in."""
-    options = [
-        (device, region, function)
-        for device in DEVICES
-        for region in REGIONS
-        for function in available_functions(state, player)
-    ]
-    device, region, function = options[rng.randrange(len(options))]
+    device, region, function = random_pick(available_functions(state, player), rng)
     return Choose(player=player, device=device, region=region, function=function)
