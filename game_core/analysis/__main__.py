@@ -20,13 +20,17 @@ GAME_MODULES = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that game's module is imported (faster start-up)."""
     parser = argparse.ArgumentParser(
         prog="python -m game_core.analysis",
         description="Simulations and exact tables for the four dice games.",
     )
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
     for name, module_name in GAME_MODULES.items():
+        if only is not None and name != only:
+            games.add_parser(name)
+            continue
         module = importlib.import_module(module_name)
         sub = games.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
         sub.add_argument("--seed", type=int, default=None, help="seed for a repeatable run")
@@ -40,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    chosen = arguments[0] if arguments and arguments[0] in GAME_MODULES else None
+    args = build_parser(chosen).parse_args(arguments)
     report = args.module.run(args)
     if args.json:
         json.dump(report, sys.stdout, indent=2, sort_keys=True)
