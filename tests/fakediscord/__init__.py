@@ -1,0 +1,38 @@
+"""A fake Discord for end-to-end tests: the real bot, through the real discord.py, against a
+small aiohttp server on 127.0.0.1 (gateway websocket + REST). See README.md."""
+
+from .errors import BotDidNotAnswer, FakeUsageError
+from .harness import BotHarness, BotStartError
+from .interactions import (
+    CallbackType,
+    FakeInteraction,
+    FakeModal,
+    InteractionOutcome,
+    InteractionType,
+    wait_for_answer,
+)
+from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
+from .players import Player
+from .server import FakeDiscord, Problem, RequestRecord
+
+__all__ = [
+    "BotDidNotAnswer",
+    "BotHarness",
+    "BotStartError",
+    "CallbackType",
+    "FakeAttachment",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeInteraction",
+    "FakeMessage",
+    "FakeModal",
+    "FakeUsageError",
+    "FakeUser",
+    "InteractionOutcome",
+    "InteractionType",
+    "Player",
+    "Problem",
+    "RequestRecord",
+    "wait_for_answer",
+]

@@ -1,0 +1,342 @@
+"""Application commands: what the bot registered with its sync PUT, and how a player's
+``/name sub option=value`` becomes the ``data`` of an INTERACTION_CREATE."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import FakeUsageError, invalid_form
+from .models import ADMINISTRATOR, FakeChannel, FakeGuild, FakeRole, FakeUser
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
+CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 7, 8, 9, 10, 11
+CHAT_INPUT = 1
+NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
+OPTION_TYPE_NAMES = {
+    STRING: "a string",
+    INTEGER: "an integer",
+    BOOLEAN: "a bool",
+    USER: "a user (Player)",
+    CHANNEL: "a channel",
+    ROLE: "a role",
+    MENTIONABLE: "a user or role",
+    NUMBER: "a number",
+    ATTACHMENT: "an attachment",
+}
+
+
+def _check_name(name: Any, where: str) -> None:
+    if not isinstance(name, str) or not NAME_PATTERN.match(name) or name != name.lower():
+        raise invalid_form(f"{where}: invalid name {name!r} (1-32 lowercase word characters)")
+
+
+def validate_command(command: dict[str, Any]) -> None:
+    """The checks Discord makes on a command in a sync PUT (400 Invalid Form Body)."""
+    kind = command.get("type", CHAT_INPUT)
+    name = command.get("name")
+    if kind == CHAT_INPUT:
+        _check_name(name, "command")
+        if not 1 <= len(command.get("description") or "") <= 100:
+            raise invalid_form(f"/{name}: description must be 1-100 characters")
+    _validate_options(command.get("options") or [], f"/{name}", depth=0)
+
+
+def _validate_options(options: list[dict[str, Any]], where: str, depth: int) -> None:
+    if len(options) > 25:
+        raise invalid_form(f"{where}: more than 25 options")
+    seen: set[str] = set()
+    optional_seen = False
+    for option in options:
+        name = option.get("name")
+        _check_name(name, where)
+        if name in seen:
+            raise invalid_form(f"{where}: duplicate option {name!r}")
+        seen.add(str(name))
+        if not 1 <= len(option.get("description") or "") <= 100:
+            raise invalid_form(f"{where} {name}: description must be 1-100 characters")
+        kind = option.get("type")
+        if kind in (SUB_COMMAND, SUB_COMMAND_GROUP):
+            if depth >= 2 or (kind == SUB_COMMAND_GROUP and depth >= 1):
+                raise invalid_form(f"{where} {name}: subcommands nested too deep")
+            _validate_options(option.get("options") or [], f"{where} {name}", depth + 1)
+            continue
+        if option.get("required"):
+            if optional_seen:
+                raise invalid_form(f"{where}: required option {name!r} after an optional one")
+        else:
+            optional_seen = True
+        if len(option.get("choices") or []) > 25:
+            raise invalid_form(f"{where} {name}: more than 25 choices")
+
+
+@dataclass(eq=False)
+class RegisteredCommand:
+    id: int
+    guild_id: int | None
+    data: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return str(self.data["name"])
+
+    def payload(self, application_id: int) -> dict[str, Any]:
+        out = dict(self.data)
+        out.setdefault("type", CHAT_INPUT)
+        out.setdefault("options", [])
+        out.setdefault("default_member_permissions", None)
+        out.setdefault("nsfw", False)
+        out["id"] = str(self.id)
+        out["application_id"] = str(application_id)
+        out["version"] = str(self.id)
+        if self.guild_id is not None:
+            out["guild_id"] = str(self.guild_id)
+        return out
+
+
+class CommandRegistry:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        # Scope None is global; otherwise a guild id.
+        self.scopes: dict[int | None, dict[tuple[str, int], RegisteredCommand]] = {}
+        self.sync_count = 0
+
+    def sync(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Bulk overwrite, like Discord: ids stay the same for a command kept by name."""
+        if not isinstance(commands, list):
+            raise invalid_form("expected a list of commands")
+        for command in commands:
+            validate_command(command)
+        names = [(c.get("name"), c.get("type", CHAT_INPUT)) for c in commands]
+        if len(set(names)) != len(names):
+            raise invalid_form("two commands share a name")
+        old = self.scopes.get(guild_id, {})
+        new: dict[tuple[str, int], RegisteredCommand] = {}
+        for command in commands:
+            key = (str(command["name"]), int(command.get("type", CHAT_INPUT)))
+            previous = old.get(key)
+            command_id = previous.id if previous is not None else self.fake.snowflakes.next()
+            new[key] = RegisteredCommand(command_id, guild_id, command)
+        self.scopes[guild_id] = new
+        self.sync_count += 1
+        return [c.payload(self.fake.application_id) for c in new.values()]
+
+    def list(self, guild_id: int | None) -> list[RegisteredCommand]:
+        return list(self.scopes.get(guild_id, {}).values())
+
+    def names(self, guild_id: int | None = None) -> list[str]:
+        """Names of the chat commands available in a guild (its own plus global ones)."""
+        scopes = [None] if guild_id is None else [guild_id, None]
+        found: list[str] = []
+        for scope in scopes:
+            for command in self.list(scope):
+                if command.data.get("type", CHAT_INPUT) == CHAT_INPUT:
+                    found.extend(_paths(command.name, command.data.get("options") or []))
+        return sorted(set(found))
+
+    def find(self, name: str, guild: FakeGuild | None) -> RegisteredCommand | None:
+        scopes: list[int | None] = [None] if guild is None else [guild.id, None]
+        for scope in scopes:
+            command = self.scopes.get(scope, {}).get((name, CHAT_INPUT))
+            if command is not None:
+                return command
+        return None
+
+    # -- building an invocation ---------------------------------------------------------
+
+    def invocation(
+        self,
+        path: str,
+        values: dict[str, Any],
+        *,
+        user: FakeUser,
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        force: bool,
+    ) -> tuple[RegisteredCommand, dict[str, Any]]:
+        words = path.strip().lstrip("/").split()
+        if not words:
+            raise FakeUsageError("slash() needs a command name")
+        command = self.find(words[0], guild)
+        where = f"in {guild.name!r}" if guild is not None else "in DMs"
+        if command is None:
+            raise FakeUsageError(
+                f"no command /{words[0]} is registered {where}; the bot registered "
+                f"{self.names(guild.id if guild else None) or 'nothing (did it sync?)'}"
+            )
+        self._check_available(command, user, guild, channel, force)
+        spec = command.data.get("options") or []
+        nesting: list[dict[str, Any]] = []
+        for word in words[1:]:
+            sub = next(
+                (o for o in spec if o["name"] == word and o["type"] in (1, 2)),
+                None,
+            )
+            if sub is None:
+                subs = [o["name"] for o in spec if o["type"] in (1, 2)]
+                raise FakeUsageError(f"/{' '.join(words)}: no subcommand {word!r} (known: {subs})")
+            nesting.append(sub)
+            spec = sub.get("options") or []
+        if any(o["type"] in (1, 2) for o in spec):
+            subs = [o["name"] for o in spec if o["type"] in (1, 2)]
+            raise FakeUsageError(f"/{' '.join(words)} needs a subcommand: one of {subs}")
+        resolved: dict[str, Any] = {}
+        options = self._leaf_options(spec, values, resolved, guild, channel, "/" + " ".join(words))
+        for sub in reversed(nesting):
+            options = [{"name": sub["name"], "type": sub["type"], "options": options}]
+        data: dict[str, Any] = {
+            "id": str(command.id),
+            "name": command.name,
+            "type": CHAT_INPUT,
+            "options": options,
+        }
+        if command.guild_id is not None:
+            data["guild_id"] = str(command.guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        return command, data
+
+    def _check_available(
+        self,
+        command: RegisteredCommand,
+        user: FakeUser,
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        force: bool,
+    ) -> None:
+        if guild is None:
+            contexts = command.data.get("contexts")
+            dm_ok = 1 in contexts if contexts else command.data.get("dm_permission") is not False
+            if command.guild_id is not None or not dm_ok:
+                raise FakeUsageError(f"/{command.name} is not available in DMs")
+            return
+        required = command.data.get("default_member_permissions")
+        if required is None or force:
+            return
+        have = guild.permissions_of(user.id, channel)
+        if int(required) & ~have and not have & ADMINISTRATOR:
+            raise FakeUsageError(
+                f"{user.name} cannot see /{command.name}: Discord hides it from members "
+                f"without permissions {int(required)} (pass force=True to model a server "
+                "that overrode the command's permissions)"
+            )
+
+    def _leaf_options(
+        self,
+        spec: list[dict[str, Any]],
+        values: dict[str, Any],
+        resolved: dict[str, Any],
+        guild: FakeGuild | None,
+        channel: FakeChannel,
+        where: str,
+    ) -> list[dict[str, Any]]:
+        by_name = {o["name"]: o for o in spec}
+        given = {
+            name.replace("_", "-") if name not in by_name else name: v for name, v in values.items()
+        }
+        unknown = sorted(set(given) - set(by_name))
+        if unknown:
+            raise FakeUsageError(
+                f"{where} has no option(s) {unknown}; its options are {sorted(by_name)}"
+            )
+        out: list[dict[str, Any]] = []
+        for option in spec:
+            name = option["name"]
+            if name not in given or given[name] is None:
+                if option.get("required"):
+                    raise FakeUsageError(f"{where}: the option {name!r} is required")
+                continue
+            value = _convert(option, given[name], resolved, guild, channel, where)
+            out.append({"name": name, "type": option["type"], "value": value})
+        return out
+
+
+def _paths(name: str, options: list[dict[str, Any]]) -> list[str]:
+    subs = [o for o in options if o.get("type") in (1, 2)]
+    if not subs:
+        return [name]
+    found: list[str] = []
+    for sub in subs:
+        found.extend(_paths(f"{name} {sub['name']}", sub.get("options") or []))
+    return found
+
+
+def _convert(
+    option: dict[str, Any],
+    value: Any,
+    resolved: dict[str, Any],
+    guild: FakeGuild | None,
+    channel: FakeChannel,
+    where: str,
+) -> Any:
+    kind = option["type"]
+    name = option["name"]
+
+    def wrong() -> FakeUsageError:
+        expected = OPTION_TYPE_NAMES.get(kind, f"type {kind}")
+        return FakeUsageError(f"{where}: option {name!r} takes {expected}, not {value!r}")
+
+    choices = option.get("choices")
+    if choices:
+        for choice in choices:
+            if value == choice["value"] or (isinstance(value, str) and value == choice["name"]):
+                return choice["value"]
+        known = [c["value"] for c in choices]
+        raise FakeUsageError(f"{where}: option {name!r} must be one of {known}, not {value!r}")
+    if kind == STRING:
+        if not isinstance(value, str):
+            raise wrong()
+        if (
+            not int(option.get("min_length", 0))
+            <= len(value)
+            <= int(option.get("max_length", 6000))
+        ):
+            raise FakeUsageError(f"{where}: option {name!r} has the wrong length")
+        return value
+    if kind in (INTEGER, NUMBER):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise wrong()
+        if kind == INTEGER and not isinstance(value, int):
+            raise wrong()
+        low, high = option.get("min_value"), option.get("max_value")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise FakeUsageError(
+                f"{where}: option {name!r} must be between {low} and {high}, not {value}"
+            )
+        return value
+    if kind == BOOLEAN:
+        if not isinstance(value, bool):
+            raise wrong()
+        return value
+    if kind in (USER, MENTIONABLE):
+        role = value if isinstance(value, FakeRole) else None
+        if role is not None and kind == MENTIONABLE:
+            resolved.setdefault("roles", {})[str(role.id)] = role.payload()
+            return str(role.id)
+        user = getattr(value, "user", value)
+        if not isinstance(user, FakeUser):
+            raise wrong()
+        resolved.setdefault("users", {})[str(user.id)] = user.payload()
+        member = guild.members.get(user.id) if guild is not None else None
+        if member is not None:
+            member_data = member.payload(with_user=False)
+            member_data["permissions"] = str(guild.permissions_of(user.id, channel))  # type: ignore[union-attr]
+            resolved.setdefault("members", {})[str(user.id)] = member_data
+        return str(user.id)
+    if kind == CHANNEL:
+        if not isinstance(value, FakeChannel):
+            raise wrong()
+        data = value.payload()
+        data["permissions"] = str(value.bot_permissions().value)
+        resolved.setdefault("channels", {})[str(value.id)] = data
+        return str(value.id)
+    if kind == ROLE:
+        if not isinstance(value, FakeRole):
+            raise wrong()
+        resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+        return str(value.id)
+    raise FakeUsageError(f"{where}: option {name!r} has a type the fake does not support ({kind})")

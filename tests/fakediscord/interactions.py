@@ -1,0 +1,322 @@
+"""Interactions as the fake sees them: what was sent to the bot, how (and how fast) the bot
+answered, and the outcome object that a player's action returns."""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import BotDidNotAnswer, FakeUsageError
+from .models import (
+    ACTION_ROW,
+    LABEL,
+    SELECT_TYPES,
+    TEXT_DISPLAY,
+    TEXT_INPUT,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    walk_components,
+)
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+# Interactions die for webhooks 15 minutes after they are created.
+TOKEN_LIFETIME_SECONDS = 15 * 60
+
+
+class InteractionType(enum.IntEnum):
+    APPLICATION_COMMAND = 2
+    COMPONENT = 3
+    AUTOCOMPLETE = 4
+    MODAL_SUBMIT = 5
+
+
+class CallbackType(enum.IntEnum):
+    PONG = 1
+    MESSAGE = 4
+    DEFERRED_MESSAGE = 5
+    DEFERRED_UPDATE = 6
+    UPDATE_MESSAGE = 7
+    AUTOCOMPLETE_RESULT = 8
+    MODAL = 9
+
+
+@dataclass(eq=False)
+class FakeModal:
+    """A modal the bot opened (callback type 9), waiting for its user to submit it."""
+
+    custom_id: str
+    title: str
+    components: list[dict[str, Any]]
+    opened_by: FakeUser
+    interaction: FakeInteraction
+    submitted: bool = False
+
+    def inputs(self) -> list[dict[str, Any]]:
+        """The fields a user fills in: text inputs and selects, in order."""
+        return [
+            c
+            for c in walk_components(self.components)
+            if c.get("type") == TEXT_INPUT or c.get("type") in SELECT_TYPES
+        ]
+
+    def field_names(self) -> list[str]:
+        return [str(c.get("custom_id")) for c in self.inputs()]
+
+    def __repr__(self) -> str:
+        return f"<FakeModal {self.custom_id!r} {self.title!r} fields={self.field_names()}>"
+
+
+@dataclass(eq=False)
+class FakeInteraction:
+    fake: FakeDiscord
+    id: int
+    token: str
+    type: InteractionType
+    user: FakeUser
+    channel: FakeChannel
+    guild: FakeGuild | None
+    application_id: int
+    # The fake's clock when the interaction was created (token expiry follows this clock).
+    created_at: float
+    # What a player did, for failure messages: "/ping", "alice clicks 'Accept'", ...
+    description: str
+    # The message whose component was used (components, and modals opened from them).
+    source_message: FakeMessage | None = None
+    command_name: str | None = None
+    custom_id: str | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    # Real time (perf_counter) when INTERACTION_CREATE left the fake, and when the first
+    # callback arrived.
+    sent_at: float | None = None
+    answered_at: float | None = None
+    callback_type: CallbackType | None = None
+    late: bool = False
+    expect_answer: bool = True
+    # The message shown as the answer: the new one (types 4, 5) or the edited one (6, 7).
+    response_message: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    modal: FakeModal | None = None
+    # Every callback attempt, accepted or not, as (callback type, HTTP status).
+    callback_attempts: list[tuple[int, int]] = field(default_factory=list)
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from INTERACTION_CREATE to the bot's first callback."""
+        if self.sent_at is None or self.answered_at is None:
+            return None
+        return self.answered_at - self.sent_at
+
+    def token_expired(self) -> bool:
+        return self.fake.now() - self.created_at > TOKEN_LIFETIME_SECONDS
+
+    def metadata(self) -> dict[str, Any]:
+        """``interaction_metadata`` on the messages this interaction created."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": int(self.type),
+            "user": self.user.payload(),
+            "authorizing_integration_owners": (
+                {"0": str(self.guild.id)} if self.guild is not None else {"1": str(self.user.id)}
+            ),
+        }
+        if self.command_name is not None:
+            data["name"] = self.command_name
+        if self.source_message is not None:
+            data["interacted_message_id"] = str(self.source_message.id)
+        if self.response_message is not None:
+            data["original_response_message_id"] = str(self.response_message.id)
+        return data
+
+    def __repr__(self) -> str:
+        return f"<FakeInteraction {self.id} {self.description!r} callback={self.callback_type}>"
+
+
+@dataclass(eq=False)
+class InteractionOutcome:
+    """What a player saw after acting: the bot's first answer to the interaction.
+
+    ``message`` is the answer's message (a new one for types 4 and 5, the edited one for
+    6 and 7) and stays current, since the fake edits messages in place.
+    """
+
+    interaction: FakeInteraction
+
+    @property
+    def type(self) -> CallbackType:
+        assert self.interaction.callback_type is not None
+        return self.interaction.callback_type
+
+    @property
+    def message(self) -> FakeMessage | None:
+        return self.interaction.response_message
+
+    @property
+    def modal(self) -> FakeModal | None:
+        return self.interaction.modal
+
+    @property
+    def ephemeral(self) -> bool:
+        message = self.interaction.response_message
+        return message is not None and message.ephemeral
+
+    @property
+    def latency(self) -> float:
+        latency = self.interaction.latency
+        assert latency is not None
+        return latency
+
+    @property
+    def followups(self) -> list[FakeMessage]:
+        return self.interaction.followups
+
+    def text(self) -> str:
+        """The text of the answer message ("" when the answer has no message, e.g. a modal)."""
+        message = self.message
+        return "" if message is None else message.text()
+
+    async def followup(self, number: int = 1, *, timeout: float = 5.0) -> FakeMessage:  # noqa: ASYNC109
+        """Wait for the ``number``-th follow-up message (1 is the first)."""
+        await self.interaction.fake.wait_for(
+            lambda: len(self.interaction.followups) >= number,
+            timeout=timeout,
+            what=f"follow-up #{number} to {self.interaction.description}",
+        )
+        return self.interaction.followups[number - 1]
+
+    async def final_message(self, *, timeout: float = 5.0) -> FakeMessage:  # noqa: ASYNC109
+        """For a deferred answer (type 5), wait until the bot filled in the message."""
+        await self.interaction.fake.wait_for(
+            lambda: self.message is not None and not self.message.loading,
+            timeout=timeout,
+            what=f"the deferred answer to {self.interaction.description} to be filled in",
+        )
+        assert self.message is not None
+        return self.message
+
+    def __repr__(self) -> str:
+        return (
+            f"<InteractionOutcome {self.interaction.description!r} type={self.type.name} "
+            f"ephemeral={self.ephemeral} text={self.text()[:80]!r}>"
+        )
+
+
+async def wait_for_answer(interaction: FakeInteraction, timeout: float) -> InteractionOutcome:  # noqa: ASYNC109
+    try:
+        await asyncio.wait_for(interaction.answered.wait(), timeout)
+    except TimeoutError:
+        raise BotDidNotAnswer(
+            f"the bot did not answer {interaction.description} within {timeout:.1f} s "
+            f"(a player would see 'This interaction failed'). Recent requests:\n"
+            + interaction.fake.describe_recent_requests()
+        ) from None
+    if interaction.late:
+        raise BotDidNotAnswer(
+            f"the bot answered {interaction.description} after {interaction.latency:.2f} s: "
+            f"Discord allows {interaction.fake.callback_deadline:.1f} s and would have "
+            "answered 'Unknown interaction' (10062)"
+        )
+    return InteractionOutcome(interaction)
+
+
+def modal_submission(
+    modal: FakeModal, values: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The ``data.components`` of a modal submit, mirroring the shape the bot sent.
+
+    ``values`` are keyed by custom_id or label. Required inputs must be given (unless they
+    carry a pre-filled value), and lengths must fit, because a real client enforces both.
+    """
+    remaining = dict(values)
+    resolved: dict[str, Any] = {}
+
+    def take(component: dict[str, Any], label: str | None) -> Any:
+        keys = [component.get("custom_id"), label, component.get("label")]
+        for key in keys:
+            if key is not None and key in remaining:
+                return remaining.pop(key)
+        return None
+
+    def mirror(component: dict[str, Any], label: str | None = None) -> dict[str, Any]:
+        kind = component.get("type")
+        out: dict[str, Any] = {"type": kind}
+        if "id" in component:
+            out["id"] = component["id"]
+        if kind == ACTION_ROW:
+            out["components"] = [mirror(child) for child in component.get("components", [])]
+        elif kind == LABEL:
+            out["component"] = mirror(component["component"], component.get("label"))
+        elif kind == TEXT_INPUT:
+            given = take(component, label)
+            value = (component.get("value") or "") if given is None else str(given)
+            name = label or component.get("label") or component.get("custom_id")
+            if component.get("required", True) and not value:
+                raise FakeUsageError(f"the modal field {name!r} is required: give it a value")
+            if value and len(value) < int(component.get("min_length", 0)):
+                raise FakeUsageError(
+                    f"the modal field {name!r} needs at least {component['min_length']} characters"
+                )
+            if len(value) > int(component.get("max_length", 4000)):
+                raise FakeUsageError(
+                    f"the modal field {name!r} allows at most {component['max_length']} characters"
+                )
+            out["custom_id"] = component["custom_id"]
+            out["value"] = value
+        elif kind in SELECT_TYPES:
+            given = take(component, label)
+            chosen = [] if given is None else [given] if isinstance(given, str) else list(given)
+            out["custom_id"] = component["custom_id"]
+            out["values"] = select_values(component, chosen, resolved)
+        elif kind == TEXT_DISPLAY:
+            pass
+        return out
+
+    components = [mirror(c) for c in modal.components]
+    if remaining:
+        raise FakeUsageError(
+            f"the modal {modal.custom_id!r} has no field(s) {sorted(remaining)}; "
+            f"its fields are {modal.field_names()}"
+        )
+    return components, resolved
+
+
+def select_values(
+    component: dict[str, Any], chosen: list[Any], resolved: dict[str, Any]
+) -> list[str]:
+    """Check a choice the way a client would (known options, min/max count) and return the
+    values as sent on the wire. User selects take players/users; string selects take
+    option values (or labels)."""
+    minimum = int(component.get("min_values", 1))
+    maximum = int(component.get("max_values", 1))
+    name = component.get("placeholder") or component.get("custom_id")
+    if not minimum <= len(chosen) <= maximum:
+        raise FakeUsageError(
+            f"the select {name!r} takes between {minimum} and {maximum} values, not {len(chosen)}"
+        )
+    kind = component.get("type")
+    if kind == 3:
+        options = component.get("options") or []
+        values: list[str] = []
+        for choice in chosen:
+            match = next(
+                (o for o in options if o.get("value") == choice or o.get("label") == choice), None
+            )
+            if match is None:
+                known = [o.get("value") for o in options]
+                raise FakeUsageError(f"the select {name!r} has no option {choice!r}: {known}")
+            values.append(str(match["value"]))
+        return values
+    values = []
+    for choice in chosen:
+        choice_id = getattr(choice, "id", choice)
+        values.append(str(choice_id))
+        user = getattr(choice, "user", None) or (choice if isinstance(choice, FakeUser) else None)
+        if user is not None:
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+    return values

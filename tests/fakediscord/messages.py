@@ -1,0 +1,312 @@
+"""Message bodies: reading JSON or multipart requests, Discord's validation rules, and
+applying a create/edit payload to a FakeMessage (attachments included)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .errors import CANNOT_SEND_EMPTY, DiscordError, invalid_form
+from .models import (
+    ACTION_ROW,
+    BUTTON,
+    COMPONENTS_V2_FLAG,
+    EPHEMERAL_FLAG,
+    LINK_BUTTON_STYLE,
+    PREMIUM_BUTTON_STYLE,
+    SELECT_TYPES,
+    STRING_SELECT,
+    FakeAttachment,
+    FakeChannel,
+    FakeMessage,
+    png_size,
+    walk_components,
+)
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
+# Flags a bot may set on a message it sends: suppress embeds, ephemeral, silent, IS_COMPONENTS_V2.
+SETTABLE_FLAGS = (1 << 2) | EPHEMERAL_FLAG | (1 << 12) | COMPONENTS_V2_FLAG
+
+
+@dataclass
+class UploadedFile:
+    index: int
+    filename: str
+    content: bytes
+    content_type: str
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """The JSON payload and the uploaded files (multipart: ``payload_json`` + ``files[n]``)."""
+    content_type = request.content_type
+    if content_type == "multipart/form-data":
+        payload: Any = None
+        files: list[UploadedFile] = []
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            if not isinstance(part, web.BodyPartReader):
+                continue
+            name = part.name or ""
+            content = await part.read(decode=False)
+            if name == "payload_json":
+                payload = json.loads(content)
+                continue
+            match = FILE_FIELD.match(name)
+            if match is None:
+                raise invalid_form(f"unexpected multipart field {name!r}")
+            files.append(
+                UploadedFile(
+                    index=int(match.group(1)),
+                    filename=part.filename or f"file{match.group(1)}",
+                    content=bytes(content),
+                    content_type=part.headers.get("Content-Type", "application/octet-stream"),
+                )
+            )
+        return payload, files
+    raw = await request.read()
+    if not raw:
+        return None, []
+    return json.loads(raw), []
+
+
+def _length(value: Any) -> int:
+    return len(value) if isinstance(value, str) else 0
+
+
+def validate_embeds(embeds: list[dict[str, Any]]) -> None:
+    if len(embeds) > 10:
+        raise invalid_form("a message has at most 10 embeds")
+    total = 0
+    for embed in embeds:
+        limits = {"title": 256, "description": 4096}
+        for key, limit in limits.items():
+            if _length(embed.get(key)) > limit:
+                raise invalid_form(f"embed {key} longer than {limit} characters")
+            total += _length(embed.get(key))
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            raise invalid_form("an embed has at most 25 fields")
+        for embed_field in fields:
+            name, value = embed_field.get("name"), embed_field.get("value")
+            if not name or not value:
+                raise invalid_form("embed field name and value must be non-empty")
+            if _length(name) > 256 or _length(value) > 1024:
+                raise invalid_form("embed field name over 256 or value over 1024 characters")
+            total += _length(name) + _length(value)
+        footer = (embed.get("footer") or {}).get("text")
+        author = (embed.get("author") or {}).get("name")
+        if _length(footer) > 2048 or _length(author) > 256:
+            raise invalid_form("embed footer over 2048 or author over 256 characters")
+        total += _length(footer) + _length(author)
+    if total > 6000:
+        raise invalid_form("embeds of a message hold at most 6000 characters in total")
+
+
+def validate_components(components: list[dict[str, Any]], *, v2: bool) -> None:
+    everything = list(walk_components(components))
+    if v2:
+        if len(everything) > 40:
+            raise invalid_form("a Components V2 message has at most 40 components")
+    else:
+        if len(components) > 5:
+            raise invalid_form("a message has at most 5 action rows")
+        for row in components:
+            if row.get("type") != ACTION_ROW:
+                raise invalid_form("top-level components must be action rows (or use V2)")
+            children = row.get("components") or []
+            if not children:
+                raise invalid_form("an action row cannot be empty")
+            kinds = {c.get("type") for c in children}
+            if kinds & SELECT_TYPES and len(children) > 1:
+                raise invalid_form("a select menu must be alone in its action row")
+            if len(children) > 5:
+                raise invalid_form("an action row holds at most 5 buttons")
+    custom_ids: set[str] = set()
+    for component in everything:
+        kind = component.get("type")
+        custom_id = component.get("custom_id")
+        if kind == BUTTON:
+            style = component.get("style")
+            if style == LINK_BUTTON_STYLE:
+                if not component.get("url"):
+                    raise invalid_form("a link button needs a url")
+            elif style != PREMIUM_BUTTON_STYLE and not custom_id:
+                raise invalid_form("a button needs a custom_id")
+            if _length(component.get("label")) > 80:
+                raise invalid_form("a button label is at most 80 characters")
+        if kind in SELECT_TYPES:
+            if not custom_id:
+                raise invalid_form("a select menu needs a custom_id")
+            if _length(component.get("placeholder")) > 150:
+                raise invalid_form("a select placeholder is at most 150 characters")
+            if kind == STRING_SELECT:
+                options = component.get("options") or []
+                if not 1 <= len(options) <= 25:
+                    raise invalid_form("a select menu has 1 to 25 options")
+                values = [o.get("value") for o in options]
+                if len(set(values)) != len(values):
+                    raise invalid_form("select option values must be unique")
+                for option in options:
+                    if not 1 <= _length(option.get("label")) <= 100:
+                        raise invalid_form("a select option label is 1 to 100 characters")
+                    if not 1 <= _length(option.get("value")) <= 100:
+                        raise invalid_form("a select option value is 1 to 100 characters")
+                if int(component.get("max_values", 1)) > len(options):
+                    raise invalid_form("max_values is larger than the number of options")
+        if custom_id is not None:
+            if not 1 <= _length(custom_id) <= 100:
+                raise invalid_form(f"custom_id {custom_id!r} must be 1 to 100 characters")
+            if custom_id in custom_ids:
+                raise invalid_form(f"component custom_id {custom_id!r} is used twice")
+            custom_ids.add(custom_id)
+
+
+def _assign_component_ids(components: list[dict[str, Any]]) -> None:
+    """Discord numbers components that have no ``id`` (1, 2, ... in tree order)."""
+    taken = {c["id"] for c in walk_components(components) if isinstance(c.get("id"), int)}
+    next_id = 1
+    for component in walk_components(components):
+        if not isinstance(component.get("id"), int):
+            while next_id in taken:
+                next_id += 1
+            component["id"] = next_id
+            taken.add(next_id)
+
+
+def apply_payload(
+    fake: FakeDiscord,
+    message: FakeMessage,
+    payload: dict[str, Any] | None,
+    files: list[UploadedFile],
+    *,
+    creating: bool,
+) -> None:
+    """Validate, then apply a create or edit body to ``message`` (nothing changes when the
+    body is rejected)."""
+    payload = payload or {}
+    if not isinstance(payload, dict):
+        raise invalid_form("the body must be a JSON object")
+    content = payload.get("content", message.content)
+    content = "" if content is None else str(content)
+    embeds = payload.get("embeds", message.embeds)
+    embeds = [dict(e) for e in embeds or []]
+    components = payload.get("components", message.components)
+    components = json.loads(json.dumps(components or []))
+    flags = message.flags
+    if "flags" in payload and payload["flags"] is not None:
+        requested = int(payload["flags"])
+        if creating:
+            flags = requested & SETTABLE_FLAGS
+        else:
+            # Ephemerality cannot change after creation; V2 cannot be turned off.
+            keep = flags & (EPHEMERAL_FLAG | COMPONENTS_V2_FLAG)
+            flags = keep | (requested & SETTABLE_FLAGS & ~EPHEMERAL_FLAG)
+    v2 = bool(flags & COMPONENTS_V2_FLAG)
+
+    if len(content) > 2000:
+        raise invalid_form("content is longer than 2000 characters")
+    if v2 and (content or embeds):
+        raise invalid_form("a Components V2 message cannot have content or embeds")
+    validate_embeds(embeds)
+    validate_components(components, v2=v2)
+    attachments = _attachments(fake, message.channel, payload, files, message.attachments)
+    if creating and not (content or embeds or components or attachments or payload.get("poll")):
+        raise DiscordError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")
+    _resolve_attachment_urls(fake, embeds, attachments)
+    _assign_component_ids(components)
+
+    message.content = content
+    message.embeds = embeds
+    message.components = components
+    message.attachments = attachments
+    message.flags = flags
+
+
+def _attachments(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    payload: dict[str, Any],
+    files: list[UploadedFile],
+    existing: list[FakeAttachment],
+) -> list[FakeAttachment]:
+    uploads = {f.index: f for f in files}
+    existing_by_id = {a.id: a for a in existing}
+    listed = payload.get("attachments")
+    if listed is None:
+        return [*existing, *(_new_attachment(fake, channel, f, None) for f in files)]
+    result: list[FakeAttachment] = []
+    for entry in listed:
+        entry_id = int(entry["id"])
+        if entry_id in existing_by_id:
+            result.append(existing_by_id[entry_id])
+        elif entry_id in uploads:
+            upload = uploads.pop(entry_id)
+            result.append(_new_attachment(fake, channel, upload, entry))
+        else:
+            raise invalid_form(f"attachment {entry_id} is neither uploaded nor on the message")
+    result.extend(_new_attachment(fake, channel, f, None) for f in uploads.values())
+    return result
+
+
+def _new_attachment(
+    fake: FakeDiscord, channel: FakeChannel, upload: UploadedFile, entry: dict[str, Any] | None
+) -> FakeAttachment:
+    attachment_id = fake.snowflakes.next()
+    filename = (entry or {}).get("filename") or upload.filename
+    size = png_size(upload.content)
+    return FakeAttachment(
+        id=attachment_id,
+        filename=filename,
+        content=upload.content,
+        content_type=upload.content_type,
+        url=f"{fake.base_url}/attachments/{channel.id}/{attachment_id}/{filename}",
+        description=(entry or {}).get("description"),
+        width=None if size is None else size[0],
+        height=None if size is None else size[1],
+    )
+
+
+def _resolve_attachment_urls(
+    fake: FakeDiscord, embeds: list[dict[str, Any]], attachments: list[FakeAttachment]
+) -> None:
+    """``attachment://name`` in an embed becomes the attachment's URL, as Discord does."""
+    by_name = {a.filename: a for a in attachments}
+    for embed in embeds:
+        for key, url_key in (
+            ("image", "url"),
+            ("thumbnail", "url"),
+            ("footer", "icon_url"),
+            ("author", "icon_url"),
+        ):
+            part = embed.get(key)
+            if not isinstance(part, dict):
+                continue
+            url = part.get(url_key)
+            if not isinstance(url, str) or not url.startswith("attachment://"):
+                continue
+            name = url.removeprefix("attachment://")
+            attachment = by_name.get(name)
+            if attachment is None:
+                fake.record_problem(
+                    "missing-attachment",
+                    f"an embed {key} refers to {url} but the message has no such file "
+                    f"(files: {sorted(by_name)}); Discord would show no image",
+                )
+                continue
+            resolved = dict(part)
+            resolved[url_key] = attachment.url
+            resolved["proxy_" + url_key] = attachment.url
+            if key in ("image", "thumbnail") and attachment.width is not None:
+                resolved["width"] = attachment.width
+                resolved["height"] = attachment.height
+            embed[key] = resolved

@@ -1,0 +1,622 @@
+"""What the fake Discord holds: users, guilds, channels and messages, and their JSON shapes."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from .interactions import FakeInteraction
+    from .server import FakeDiscord
+
+ALL_PERMISSIONS = discord.Permissions.all().value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+
+# What @everyone may do in a new server (the parts that matter to a text bot).
+DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+    create_instant_invite=True,
+    change_nickname=True,
+)
+
+# What the bot's own role gets from its invite link.
+DEFAULT_BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+)
+
+EPHEMERAL_FLAG = 1 << 6
+LOADING_FLAG = 1 << 7
+COMPONENTS_V2_FLAG = 1 << 15
+
+# Component types (Discord API).
+ACTION_ROW = 1
+BUTTON = 2
+STRING_SELECT = 3
+TEXT_INPUT = 4
+USER_SELECT = 5
+ROLE_SELECT = 6
+MENTIONABLE_SELECT = 7
+CHANNEL_SELECT = 8
+SECTION = 9
+TEXT_DISPLAY = 10
+CONTAINER = 17
+LABEL = 18
+SELECT_TYPES = frozenset(
+    {STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT}
+)
+LINK_BUTTON_STYLE = 5
+PREMIUM_BUTTON_STYLE = 6
+
+
+def iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, tz=UTC).isoformat()
+
+
+def as_permission_value(permissions: discord.Permissions | int | None) -> int:
+    if permissions is None:
+        return 0
+    if isinstance(permissions, discord.Permissions):
+        return permissions.value
+    return int(permissions)
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord account: a player, or the bot itself."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": None if self.bot else self.name.title(),
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<FakeUser {self.name} {self.id}>"
+
+
+@dataclass(eq=False)
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+
+@dataclass
+class Overwrite:
+    """A channel permission overwrite: ``kind`` 0 is a role, 1 a member."""
+
+    target_id: int
+    kind: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.target_id),
+            "type": self.kind,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
+@dataclass(eq=False)
+class FakeMember:
+    user: FakeUser
+    guild: FakeGuild
+    role_ids: list[int]
+    joined_at: float
+
+    def payload(self, *, with_user: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [str(role_id) for role_id in self.role_ids],
+            "joined_at": iso(self.joined_at),
+            "nick": None,
+            "avatar": None,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        return data
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    id: int
+    filename: str
+    content: bytes
+    content_type: str
+    url: str
+    description: str | None = None
+    width: int | None = None
+    height: int | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.content)
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+        }
+        if self.description is not None:
+            data["description"] = self.description
+        if self.width is not None:
+            data["width"] = self.width
+            data["height"] = self.height
+        return data
+
+
+def png_size(content: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG header, as Discord reports them for images."""
+    if content[:8] != b"\x89PNG\r\n\x1a\n" or len(content) < 24:
+        return None
+    width, height = struct.unpack(">II", content[16:24])
+    return width, height
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component in a (possibly nested, Components V2) component tree."""
+    for component in components:
+        yield component
+        children = list(component.get("components") or [])
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, dict):
+                children.append(child)
+        yield from walk_components(children)
+
+
+def component_text(components: list[dict[str, Any]]) -> list[str]:
+    texts: list[str] = []
+    for component in walk_components(components):
+        if component.get("type") == TEXT_DISPLAY and component.get("content"):
+            texts.append(str(component["content"]))
+    return texts
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message as the fake holds it. One object per message id, edited in place, so a
+    test holding it always sees the current state (``deleted`` tells when it is gone)."""
+
+    id: int
+    channel: FakeChannel
+    author: FakeUser
+    timestamp: float
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    edited_timestamp: float | None = None
+    # Set for messages created through an interaction (responses and follow-ups).
+    interaction: FakeInteraction | None = None
+    # The id of the user who alone can see it, for an ephemeral message.
+    visible_to: int | None = None
+    deleted: bool = False
+    edit_count: int = 0
+    reactions: dict[str, set[int]] = field(default_factory=dict)
+
+    # -- what a test asks ---------------------------------------------------------------
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL_FLAG)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response still showing "Bot is thinking…"."""
+        return bool(self.flags & LOADING_FLAG)
+
+    @property
+    def embed(self) -> dict[str, Any] | None:
+        return self.embeds[0] if self.embeds else None
+
+    def text(self) -> str:
+        """Everything a player reads on the message: content, embed texts, text displays."""
+        parts = [self.content] if self.content else []
+        for embed in self.embeds:
+            for key in ("title", "description"):
+                if embed.get(key):
+                    parts.append(str(embed[key]))
+            for embed_field in embed.get("fields") or []:
+                parts.append(f"{embed_field.get('name', '')}: {embed_field.get('value', '')}")
+            if (embed.get("footer") or {}).get("text"):
+                parts.append(str(embed["footer"]["text"]))
+            if (embed.get("author") or {}).get("name"):
+                parts.append(str(embed["author"]["name"]))
+        parts.extend(component_text(self.components))
+        return "\n".join(parts)
+
+    def all_components(self) -> list[dict[str, Any]]:
+        return list(walk_components(self.components))
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") == BUTTON]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") in SELECT_TYPES]
+
+    def labels(self) -> list[str]:
+        """The labels of the buttons, in order (handy in asserts)."""
+        return [str(b.get("label") or b.get("custom_id") or "") for b in self.buttons()]
+
+    def custom_ids(self) -> list[str]:
+        return [str(c["custom_id"]) for c in walk_components(self.components) if c.get("custom_id")]
+
+    def attachment(self, filename: str) -> FakeAttachment:
+        for attachment in self.attachments:
+            if attachment.filename == filename:
+                return attachment
+        names = [a.filename for a in self.attachments]
+        raise KeyError(f"message {self.id} has no attachment {filename!r} (it has {names})")
+
+    # -- wire ---------------------------------------------------------------------------
+
+    def payload(self, *, with_guild: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": iso(self.timestamp),
+            "edited_timestamp": None
+            if self.edited_timestamp is None
+            else iso(self.edited_timestamp),
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+            "reactions": [
+                {
+                    "emoji": {"id": None, "name": emoji},
+                    "count": len(users),
+                    "me": self.channel.fake.bot_user.id in users,
+                    "count_details": {"burst": 0, "normal": len(users)},
+                    "me_burst": False,
+                    "burst_colors": [],
+                }
+                for emoji, users in self.reactions.items()
+                if users
+            ],
+        }
+        if self.interaction is not None:
+            data["webhook_id"] = str(self.interaction.application_id)
+            data["application_id"] = str(self.interaction.application_id)
+            data["interaction_metadata"] = self.interaction.metadata()
+        if with_guild and self.channel.guild is not None:
+            data["guild_id"] = str(self.channel.guild.id)
+        return data
+
+    def __repr__(self) -> str:
+        kind = "ephemeral " if self.ephemeral else ""
+        return f"<FakeMessage {kind}{self.id} in #{self.channel.name} {self.text()[:60]!r}>"
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel, or a DM channel (``guild`` is None, ``recipient`` is set)."""
+
+    fake: FakeDiscord
+    id: int
+    name: str
+    guild: FakeGuild | None = None
+    recipient: FakeUser | None = None
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    position: int = 0
+    # Every message ever created here, ephemeral ones included, in creation order.
+    all_messages: dict[int, FakeMessage] = field(default_factory=dict)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild is None
+
+    @property
+    def type(self) -> int:
+        return 1 if self.is_dm else 0
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    # -- what a test asks ---------------------------------------------------------------
+
+    def messages(self, viewer: Any = None) -> list[FakeMessage]:
+        """The messages a user sees here, oldest first: the public ones, plus the ephemeral
+        ones shown to ``viewer`` (a Player or user) when given. Deleted ones are left out."""
+        viewer_id = None if viewer is None else viewer.id
+        return [
+            m
+            for m in self.all_messages.values()
+            if not m.deleted and (m.visible_to is None or m.visible_to == viewer_id)
+        ]
+
+    def last_message(self, viewer: Any = None) -> FakeMessage | None:
+        visible = self.messages(viewer)
+        return visible[-1] if visible else None
+
+    def message(self, message_id: int) -> FakeMessage:
+        return self.all_messages[message_id]
+
+    def bot_permissions(self) -> discord.Permissions:
+        """What the bot may do here, computed the way Discord does."""
+        if self.guild is None:
+            return discord.Permissions(
+                view_channel=True,
+                send_messages=True,
+                embed_links=True,
+                attach_files=True,
+                read_message_history=True,
+                add_reactions=True,
+            )
+        return discord.Permissions(self.guild.permissions_of(self.fake.bot_user.id, self))
+
+    async def set_bot_permissions(
+        self,
+        *,
+        allow: discord.Permissions | int | None = None,
+        deny: discord.Permissions | int | None = None,
+    ) -> None:
+        """Give the bot a member overwrite here (e.g. ``deny=Permissions(send_messages=True)``)
+        and tell a connected bot with CHANNEL_UPDATE, as Discord does."""
+        bot_id = self.fake.bot_user.id
+        self.overwrites[bot_id] = Overwrite(
+            bot_id, 1, as_permission_value(allow), as_permission_value(deny)
+        )
+        if self.guild is not None:
+            await self.fake.gateway.dispatch_guild_event(
+                self.guild.id, "CHANNEL_UPDATE", self.payload()
+            )
+
+    # -- wire ---------------------------------------------------------------------------
+
+    def payload(self) -> dict[str, Any]:
+        last_id = next(reversed(self.all_messages), None)
+        if self.recipient is not None:
+            return {
+                "id": str(self.id),
+                "type": 1,
+                "recipients": [self.recipient.payload()],
+                "last_message_id": None if last_id is None else str(last_id),
+                "flags": 0,
+            }
+        assert self.guild is not None
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild.id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [o.payload() for o in self.overwrites.values()],
+            "nsfw": False,
+            "topic": None,
+            "parent_id": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None if last_id is None else str(last_id),
+            "flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"<FakeChannel #{self.name} {self.id}>"
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    fake: FakeDiscord
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+    # The role that carries the bot's invite permissions.
+    bot_role_id: int = 0
+
+    # -- building ----------------------------------------------------------------------
+
+    @property
+    def everyone(self) -> FakeRole:
+        return self.roles[self.id]
+
+    @property
+    def default_channel(self) -> FakeChannel:
+        """The first channel: where ``slash`` runs unless told otherwise."""
+        return next(iter(self.channels.values()))
+
+    def channel(self, name: str) -> FakeChannel:
+        for channel in self.channels.values():
+            if channel.name == name:
+                return channel
+        raise KeyError(f"guild {self.name!r} has no channel #{name}")
+
+    async def add_channel(
+        self,
+        name: str,
+        *,
+        bot_allow: discord.Permissions | int | None = None,
+        bot_deny: discord.Permissions | int | None = None,
+    ) -> FakeChannel:
+        """Add a text channel; ``bot_deny`` takes permissions from the bot there."""
+        channel = FakeChannel(
+            self.fake, self.fake.snowflakes.next(), name, guild=self, position=len(self.channels)
+        )
+        if bot_allow is not None or bot_deny is not None:
+            bot_id = self.fake.bot_user.id
+            channel.overwrites[bot_id] = Overwrite(
+                bot_id, 1, as_permission_value(bot_allow), as_permission_value(bot_deny)
+            )
+        self.channels[channel.id] = channel
+        self.fake.channels[channel.id] = channel
+        await self.fake.gateway.dispatch_guild_event(self.id, "CHANNEL_CREATE", channel.payload())
+        return channel
+
+    async def add_member(
+        self,
+        name: str,
+        *,
+        dms_open: bool = True,
+        permissions: discord.Permissions | int | None = None,
+    ) -> Any:
+        """Add a member and return their Player. ``permissions`` are granted on top of
+        @everyone's (e.g. ``discord.Permissions(manage_guild=True)`` for an admin)."""
+        return await self.fake.add_member(self, name, dms_open=dms_open, permissions=permissions)
+
+    # -- permissions --------------------------------------------------------------------
+
+    def permissions_of(self, user_id: int, channel: FakeChannel | None = None) -> int:
+        """Discord's permission algorithm: base from roles, then channel overwrites."""
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        member = self.members.get(user_id)
+        role_ids = [] if member is None else member.role_ids
+        value = self.everyone.permissions
+        for role_id in role_ids:
+            role = self.roles.get(role_id)
+            if role is not None:
+                value |= role.permissions
+        if value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        if channel is None:
+            return value
+        everyone_overwrite = channel.overwrites.get(self.id)
+        if everyone_overwrite is not None:
+            value = (value & ~everyone_overwrite.deny) | everyone_overwrite.allow
+        allow = deny = 0
+        for role_id in role_ids:
+            overwrite = channel.overwrites.get(role_id)
+            if overwrite is not None and overwrite.kind == 0:
+                allow |= overwrite.allow
+                deny |= overwrite.deny
+        value = (value & ~deny) | allow
+        member_overwrite = channel.overwrites.get(user_id)
+        if member_overwrite is not None and member_overwrite.kind == 1:
+            value = (value & ~member_overwrite.deny) | member_overwrite.allow
+        if not value & VIEW_CHANNEL:
+            return 0
+        return value
+
+    # -- wire ---------------------------------------------------------------------------
+
+    def payload(self, *, with_all_members: bool) -> dict[str, Any]:
+        """GUILD_CREATE. Without the members intent Discord sends only the bot's member."""
+        bot_id = self.fake.bot_user.id
+        members = [
+            m.payload() for m in self.members.values() if with_all_members or m.user.id == bot_id
+        ]
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner_id),
+            "region": None,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [r.payload() for r in self.roles.values()],
+            "channels": [c.payload() for c in self.channels.values()],
+            "threads": [],
+            "members": members,
+            "member_count": len(self.members),
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "large": False,
+            "unavailable": False,
+            "lazy": True,
+            "joined_at": iso(self.fake.now()),
+            "application_id": None,
+        }
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.name} {self.id}>"

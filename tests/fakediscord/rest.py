@@ -1,0 +1,669 @@
+"""The REST API: every endpoint the bot calls, answered the way Discord answers (JSON errors
+with Discord's codes, never a 5xx), with every request logged."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+import discord
+from aiohttp import web
+
+from .errors import (
+    ALREADY_ACKNOWLEDGED,
+    CANNOT_DM,
+    INVALID_WEBHOOK_TOKEN,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_GUILD,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_MEMBER,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_ROUTE,
+    UNKNOWN_USER,
+    UNKNOWN_WEBHOOK,
+    DiscordError,
+    invalid_form,
+    not_found,
+)
+from .interactions import CallbackType, FakeInteraction, FakeModal, InteractionType
+from .messages import apply_payload, read_body
+from .models import EPHEMERAL_FLAG, LOADING_FLAG, VIEW_CHANNEL, FakeChannel, FakeMessage
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord, RequestRecord
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+ATTACH_FILES = discord.Permissions(attach_files=True).value
+READ_HISTORY = discord.Permissions(read_message_history=True).value
+MANAGE_MESSAGES = discord.Permissions(manage_messages=True).value
+ADD_REACTIONS = discord.Permissions(add_reactions=True).value
+CHAT_INPUT_COMMAND_MESSAGE = 20
+
+
+def _request_key(name: str) -> Any:
+    # Typed request keys exist from aiohttp 3.12 on; plain strings work (with a warning) before.
+    key_type = getattr(web, "RequestKey", None)
+    return name if key_type is None else key_type(name, object)
+
+
+RECORD = _request_key("fake_discord_record")
+PAYLOAD = _request_key("fake_discord_payload")
+FILES = _request_key("fake_discord_files")
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # Exactly "application/json": with a charset, discord.py reads the body as text.
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return web.Response(status=status, body=json.dumps(data).encode(), headers=all_headers)
+
+
+def _no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def _truthy(value: str | None) -> bool:
+    return value is not None and value.lower() in ("1", "true")
+
+
+class RestApi:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    # -- plumbing -----------------------------------------------------------------------
+
+    def add_routes(self, app: web.Application) -> None:
+        api = "/api/v10"
+        routes: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway_bot),
+            ("GET", "/users/@me", self.get_me),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", "/applications/{application_id}/commands", self.get_commands),
+            ("PUT", "/applications/{application_id}/commands", self.put_commands),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.get_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.put_commands),
+            (
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands/permissions",
+                self.empty_list,
+            ),
+            ("GET", "/applications/{application_id}/emojis", self.empty_items),
+            ("GET", "/applications/{application_id}/entitlements", self.empty_list),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self.callback),
+            ("POST", "/webhooks/{application_id}/{token}", self.followup),
+            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self.get_wh_msg),
+            ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self.edit_wh_msg),
+            ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self.del_wh_msg),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("GET", "/channels/{channel_id}/messages", self.list_messages),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/channels/{channel_id}/typing", self.typing),
+            (
+                "PUT",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+                self.add_reaction,
+            ),
+            (
+                "DELETE",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+                self.remove_reaction,
+            ),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self.get_guild_roles),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, api + path, handler)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self.download)
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not request.path.startswith("/api/"):
+            return await handler(request)
+        from .server import RequestRecord
+
+        resource = request.match_info.route.resource
+        route = resource.canonical if resource is not None else request.path
+        record = RequestRecord(
+            method=request.method,
+            path=request.path.removeprefix("/api/v10"),
+            route=route.removeprefix("/api/v10"),
+            query=dict(request.query),
+            body=None,
+            files=[],
+            at=time.perf_counter(),
+        )
+        request[RECORD] = record
+        self.fake.requests.append(record)
+        try:
+            response = await self._handle(request, handler, record)
+        finally:
+            self.fake.notify()
+        return response
+
+    async def _handle(
+        self, request: web.Request, handler: Handler, record: RequestRecord
+    ) -> web.StreamResponse:
+        try:
+            payload, files = await read_body(request)
+            record.body = payload
+            record.files = [f.filename for f in files]
+            request[PAYLOAD] = payload
+            request[FILES] = files
+            limited = self._rate_limited(request, record)
+            if limited is not None:
+                return limited
+            self._check_auth(request, record)
+            response = await handler(request)
+        except DiscordError as error:
+            record.status = error.status
+            record.response = error.body()
+            if error.code == 50035:
+                self.fake.record_problem(
+                    "invalid-body", f"{record.method} {record.path}: {error.errors}"
+                )
+            return _json(error.body(), error.status)
+        except web.HTTPException as error:
+            # An endpoint the fake does not know: answer like Discord, flag it for the test.
+            body = {"message": f"{error.status}: {error.reason}", "code": UNKNOWN_ROUTE}
+            record.status = error.status
+            record.response = body
+            self.fake.record_problem(
+                "unimplemented-route",
+                f"{record.method} {record.path}: the fake does not implement it yet",
+            )
+            return _json(body, error.status)
+        record.status = response.status
+        body = getattr(response, "body", None)
+        if isinstance(body, bytes) and body:
+            record.response = json.loads(body)
+        return response
+
+    def _check_auth(self, request: web.Request, record: RequestRecord) -> None:
+        if record.route.startswith(("/webhooks/", "/interactions/")):
+            return
+        if request.headers.get("Authorization") != f"Bot {self.fake.token}":
+            raise DiscordError(401, 0, "401: Unauthorized")
+
+    def _rate_limited(self, request: web.Request, record: RequestRecord) -> web.Response | None:
+        for rule in self.fake.rate_limits:
+            if rule.remaining <= 0 or rule.route != record.route:
+                continue
+            if rule.method is not None and rule.method != record.method:
+                continue
+            rule.remaining -= 1
+            rule.hits += 1
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": rule.retry_after,
+                "global": rule.is_global,
+            }
+            record.status = 429
+            record.response = body
+            headers = {
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, round(rule.retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": str(rule.retry_after),
+                "X-RateLimit-Scope": "global" if rule.is_global else "user",
+            }
+            if rule.is_global:
+                headers["X-RateLimit-Global"] = "true"
+            return _json(body, 429, headers)
+        return None
+
+    # -- lookups ------------------------------------------------------------------------
+
+    def _channel(self, request: web.Request) -> FakeChannel:
+        try:
+            channel = self.fake.channels.get(int(request.match_info["channel_id"]))
+        except ValueError:
+            channel = None
+        if channel is None:
+            raise not_found(UNKNOWN_CHANNEL, "Channel")
+        if channel.guild is not None and not channel.bot_permissions().value & VIEW_CHANNEL:
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access")
+        return channel
+
+    def _channel_message(self, request: web.Request, channel: FakeChannel) -> FakeMessage:
+        try:
+            message = channel.all_messages.get(int(request.match_info["message_id"]))
+        except ValueError:
+            message = None
+        # Ephemeral messages do not exist for the channel endpoints.
+        if message is None or message.deleted or message.visible_to is not None:
+            raise not_found(UNKNOWN_MESSAGE, "Message")
+        return message
+
+    def _webhook_interaction(self, request: web.Request) -> FakeInteraction:
+        interaction = self.fake.interactions_by_token.get(request.match_info["token"])
+        if interaction is None or request.match_info["application_id"] != str(
+            self.fake.application_id
+        ):
+            raise not_found(UNKNOWN_WEBHOOK, "Webhook")
+        if interaction.token_expired():
+            self.fake.record_problem(
+                "expired-token",
+                f"{request.method} {request.path.removeprefix('/api/v10')[:60]}...: the "
+                f"interaction token of {interaction.description} is older than 15 minutes",
+            )
+            raise DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        if interaction.callback_type is None:
+            raise not_found(UNKNOWN_WEBHOOK, "Webhook")
+        return interaction
+
+    def _webhook_message(self, request: web.Request, interaction: FakeInteraction) -> FakeMessage:
+        raw_id = request.match_info["message_id"]
+        message: FakeMessage | None
+        if raw_id == "@original":
+            message = interaction.response_message
+        else:
+            candidates = [*interaction.followups]
+            if interaction.response_message is not None:
+                candidates.append(interaction.response_message)
+            message = next((m for m in candidates if str(m.id) == raw_id), None)
+        if message is None or message.deleted:
+            raise not_found(UNKNOWN_MESSAGE, "Message")
+        return message
+
+    # -- login, gateway, application ----------------------------------------------------
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return _json({"url": self.fake.gateway_url})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "url": self.fake.gateway_url,
+                "shards": self.fake.gateway.shard_count,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 14_400_000,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        return _json(self.fake.bot_user_payload())
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.fake.users.get(_int(request.match_info["user_id"]))
+        if user is None:
+            raise not_found(UNKNOWN_USER, "User")
+        return _json(user.payload())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        owner = (
+            next(u for u in self.fake.users.values() if not u.bot)
+            if len(self.fake.users) > 1
+            else self.fake.bot_user
+        )
+        return _json(
+            {
+                "id": str(self.fake.application_id),
+                "name": self.fake.bot_user.name,
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "bot": self.fake.bot_user.payload(),
+                "owner": owner.payload(),
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "tags": [],
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(self.fake.guilds),
+            }
+        )
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        return _json([c.payload(self.fake.application_id) for c in self.fake.commands.list(scope)])
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        return _json(self.fake.commands.sync(scope, request[PAYLOAD] or []))
+
+    def _command_scope(self, request: web.Request) -> int | None:
+        if request.match_info["application_id"] != str(self.fake.application_id):
+            raise DiscordError(403, 50001, "Missing Access")
+        if "guild_id" not in request.match_info:
+            return None
+        guild_id = _int(request.match_info["guild_id"])
+        if guild_id not in self.fake.guilds:
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access")
+        return guild_id
+
+    async def empty_list(self, request: web.Request) -> web.Response:
+        return _json([])
+
+    async def empty_items(self, request: web.Request) -> web.Response:
+        return _json({"items": []})
+
+    # -- interaction callbacks ----------------------------------------------------------
+
+    async def callback(self, request: web.Request) -> web.StreamResponse:
+        arrived = time.perf_counter()
+        interaction = self.fake.interactions.get(_int(request.match_info["interaction_id"]))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            raise not_found(UNKNOWN_INTERACTION, "interaction")
+        payload = request[PAYLOAD] or {}
+        kind = int(payload.get("type", 0))
+        # Everything up to marking the interaction answered runs without an await, so two
+        # callbacks racing each other cannot both be accepted.
+        if interaction.callback_type is not None or interaction.late:
+            interaction.callback_attempts.append((kind, 400))
+            self.fake.record_problem(
+                "already-acknowledged",
+                f"a second callback (type {kind}) to {interaction.description}",
+            )
+            raise DiscordError(
+                400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
+            )
+        assert interaction.sent_at is not None
+        if arrived - interaction.sent_at > self.fake.callback_deadline:
+            interaction.late = True
+            interaction.answered_at = arrived
+            interaction.callback_attempts.append((kind, 404))
+            interaction.answered.set()
+            self.fake.record_problem(
+                "late-answer",
+                f"the first answer to {interaction.description} came after "
+                f"{arrived - interaction.sent_at:.2f} s (Discord allows "
+                f"{self.fake.callback_deadline:.0f} s)",
+            )
+            raise not_found(UNKNOWN_INTERACTION, "interaction")
+        try:
+            callback_type = CallbackType(kind)
+        except ValueError:
+            raise invalid_form(f"unknown interaction callback type {kind}") from None
+        message, created = self._apply_callback(interaction, callback_type, payload, request)
+        interaction.callback_type = callback_type
+        interaction.answered_at = arrived
+        interaction.callback_attempts.append((kind, 200))
+        interaction.answered.set()
+        if created and message is not None:
+            await self.fake.store_message(message)
+        elif callback_type is CallbackType.UPDATE_MESSAGE and message is not None:
+            await self.fake.message_edited(message)
+        if not _truthy(request.query.get("with_response")):
+            return _no_content()
+        body: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": int(interaction.type),
+                "response_message_id": None if message is None else str(message.id),
+                "response_message_loading": callback_type is CallbackType.DEFERRED_MESSAGE,
+                "response_message_ephemeral": message is not None and message.ephemeral,
+            },
+            "resource": {"type": kind},
+        }
+        if message is not None and callback_type in (
+            CallbackType.MESSAGE,
+            CallbackType.UPDATE_MESSAGE,
+        ):
+            body["resource"]["message"] = message.payload(with_guild=True)
+        return _json(body)
+
+    def _apply_callback(
+        self,
+        interaction: FakeInteraction,
+        callback_type: CallbackType,
+        payload: dict[str, Any],
+        request: web.Request,
+    ) -> tuple[FakeMessage | None, bool]:
+        """Validate and apply a first callback; returns (message, newly created)."""
+        data = payload.get("data") or {}
+        is_command = interaction.type is InteractionType.APPLICATION_COMMAND
+        if callback_type in (CallbackType.MESSAGE, CallbackType.DEFERRED_MESSAGE):
+            message = self.fake.new_message(
+                interaction.channel,
+                self.fake.bot_user,
+                message_type=CHAT_INPUT_COMMAND_MESSAGE if is_command else 0,
+                interaction=interaction,
+            )
+            ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL_FLAG)
+            if callback_type is CallbackType.MESSAGE:
+                apply_payload(self.fake, message, data, request[FILES], creating=True)
+            else:
+                message.flags = LOADING_FLAG | (EPHEMERAL_FLAG if ephemeral else 0)
+            if ephemeral:
+                message.visible_to = interaction.user.id
+            interaction.response_message = message
+            return message, True
+        if callback_type in (CallbackType.DEFERRED_UPDATE, CallbackType.UPDATE_MESSAGE):
+            source = interaction.source_message
+            if source is None:
+                raise invalid_form(
+                    f"callback type {int(callback_type)} needs an interaction on a message "
+                    f"({interaction.description} has none)"
+                )
+            if callback_type is CallbackType.UPDATE_MESSAGE:
+                apply_payload(self.fake, source, data, request[FILES], creating=False)
+            interaction.response_message = source
+            return source, False
+        if callback_type is CallbackType.MODAL:
+            if interaction.type is InteractionType.MODAL_SUBMIT:
+                raise invalid_form("a modal cannot be answered with another modal")
+            components = data.get("components") or []
+            title = str(data.get("title") or "")
+            if not 1 <= len(title) <= 45 or not data.get("custom_id"):
+                raise invalid_form("a modal needs a custom_id and a 1-45 character title")
+            if not 1 <= len(components) <= 5:
+                raise invalid_form("a modal has 1 to 5 top-level components")
+            interaction.modal = FakeModal(
+                custom_id=str(data["custom_id"]),
+                title=title,
+                components=components,
+                opened_by=interaction.user,
+                interaction=interaction,
+            )
+            return None, False
+        raise invalid_form(f"callback type {int(callback_type)} is not valid here")
+
+    # -- follow-ups and @original -------------------------------------------------------
+
+    async def followup(self, request: web.Request) -> web.StreamResponse:
+        interaction = self._webhook_interaction(request)
+        payload = request[PAYLOAD] or {}
+        original = interaction.response_message
+        if (
+            interaction.callback_type is CallbackType.DEFERRED_MESSAGE
+            and original is not None
+            and original.loading
+        ):
+            # After a "thinking" defer, Discord turns the first follow-up into the answer.
+            ephemeral = original.flags & EPHEMERAL_FLAG
+            apply_payload(self.fake, original, payload, request[FILES], creating=True)
+            original.flags = (original.flags & ~(EPHEMERAL_FLAG | LOADING_FLAG)) | ephemeral
+            interaction.followups.append(original)
+            await self.fake.message_edited(original)
+            message = original
+        else:
+            message = self.fake.new_message(
+                interaction.channel, self.fake.bot_user, interaction=interaction
+            )
+            apply_payload(self.fake, message, payload, request[FILES], creating=True)
+            if message.ephemeral:
+                message.visible_to = interaction.user.id
+            interaction.followups.append(message)
+            await self.fake.store_message(message)
+        if not _truthy(request.query.get("wait")):
+            return _no_content()
+        return _json(message.payload(with_guild=True))
+
+    async def get_wh_msg(self, request: web.Request) -> web.Response:
+        interaction = self._webhook_interaction(request)
+        return _json(self._webhook_message(request, interaction).payload(with_guild=True))
+
+    async def edit_wh_msg(self, request: web.Request) -> web.Response:
+        interaction = self._webhook_interaction(request)
+        message = self._webhook_message(request, interaction)
+        apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=False)
+        message.flags &= ~LOADING_FLAG
+        await self.fake.message_edited(message)
+        return _json(message.payload(with_guild=True))
+
+    async def del_wh_msg(self, request: web.Request) -> web.StreamResponse:
+        interaction = self._webhook_interaction(request)
+        message = self._webhook_message(request, interaction)
+        await self.fake.message_deleted(message)
+        return _no_content()
+
+    # -- channels and messages ----------------------------------------------------------
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return _json(self._channel(request).payload())
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, READ_HISTORY)
+        limit = min(max(int(request.query.get("limit", 50)), 1), 100)
+        before = request.query.get("before")
+        after = request.query.get("after")
+        messages = [m for m in channel.messages() if m.visible_to is None]
+        if before is not None:
+            messages = [m for m in messages if m.id < int(before)]
+        if after is not None:
+            messages = [m for m in messages if m.id > int(after)]
+            messages = messages[:limit]
+        messages = sorted(messages, key=lambda m: m.id, reverse=True)[:limit]
+        return _json([m.payload() for m in messages])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        if channel.recipient is not None:
+            if not channel.recipient.dms_open:
+                raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
+        else:
+            self._require(channel, SEND_MESSAGES)
+            if request[FILES]:
+                self._require(channel, ATTACH_FILES)
+        message = self.fake.new_message(channel, self.fake.bot_user)
+        apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=True)
+        if message.ephemeral:
+            raise invalid_form("only interaction responses can be ephemeral")
+        await self.fake.store_message(message)
+        return _json(message.payload(with_guild=True))
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        self._require(channel, READ_HISTORY)
+        return _json(self._channel_message(request, channel).payload(with_guild=True))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        message = self._channel_message(request, channel)
+        if message.author.id != self.fake.bot_user.id:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        if channel.recipient is not None and not channel.recipient.dms_open:
+            raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
+        apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=False)
+        await self.fake.message_edited(message)
+        return _json(message.payload(with_guild=True))
+
+    async def delete_message(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        message = self._channel_message(request, channel)
+        if message.author.id != self.fake.bot_user.id:
+            self._require(channel, MANAGE_MESSAGES)
+        await self.fake.message_deleted(message)
+        return _no_content()
+
+    async def typing(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        if channel.guild is not None:
+            self._require(channel, SEND_MESSAGES)
+        return _no_content()
+
+    async def add_reaction(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        if channel.guild is not None:
+            self._require(channel, ADD_REACTIONS | READ_HISTORY)
+        message = self._channel_message(request, channel)
+        emoji = unquote(request.match_info["emoji"])
+        message.reactions.setdefault(emoji, set()).add(self.fake.bot_user.id)
+        return _no_content()
+
+    async def remove_reaction(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        message = self._channel_message(request, channel)
+        emoji = unquote(request.match_info["emoji"])
+        message.reactions.get(emoji, set()).discard(self.fake.bot_user.id)
+        return _no_content()
+
+    def _require(self, channel: FakeChannel, permissions: int) -> None:
+        if channel.bot_permissions().value & permissions != permissions:
+            raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        payload = request[PAYLOAD] or {}
+        user = self.fake.users.get(_int(str(payload.get("recipient_id", "0"))))
+        if user is None or user.bot:
+            raise not_found(UNKNOWN_USER, "User")
+        return _json(self.fake.dm_channel_for(user).payload())
+
+    async def download(self, request: web.Request) -> web.StreamResponse:
+        channel = self.fake.channels.get(_int(request.match_info["channel_id"]))
+        attachment_id = _int(request.match_info["attachment_id"])
+        for message in [] if channel is None else channel.all_messages.values():
+            for attachment in message.attachments:
+                if attachment.id == attachment_id:
+                    return web.Response(
+                        body=attachment.content, content_type=attachment.content_type
+                    )
+        return web.Response(status=404)
+
+    # -- guilds -------------------------------------------------------------------------
+
+    def _guild(self, request: web.Request):  # type: ignore[no-untyped-def]
+        guild = self.fake.guilds.get(_int(request.match_info["guild_id"]))
+        if guild is None:
+            raise not_found(UNKNOWN_GUILD, "Guild")
+        return guild
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        data = self._guild(request).payload(with_all_members=False)
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key, None)
+        return _json(data)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        return _json([c.payload() for c in self._guild(request).channels.values()])
+
+    async def get_guild_roles(self, request: web.Request) -> web.Response:
+        return _json([r.payload() for r in self._guild(request).roles.values()])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        member = self._guild(request).members.get(_int(request.match_info["user_id"]))
+        if member is None:
+            raise not_found(UNKNOWN_MEMBER, "Member")
+        return _json(member.payload())
+
+
+def _int(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        return -1

@@ -1,0 +1,550 @@
+"""FakeDiscord: the server object a test holds. It owns the state (users, guilds, channels,
+messages, commands, interactions), the aiohttp app (REST + gateway) and the waiting helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+from .commands import CommandRegistry
+from .errors import FakeUsageError
+from .gateway import GatewayServer
+from .interactions import FakeInteraction, InteractionType
+from .models import (
+    DEFAULT_BOT_PERMISSIONS,
+    DEFAULT_EVERYONE_PERMISSIONS,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    as_permission_value,
+)
+from .players import Player
+from .rest import RestApi
+from .snowflakes import SnowflakeFactory
+
+# 10 MiB: what Discord allows a bot to upload in a server without boosts.
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+@dataclass
+class RequestRecord:
+    """One REST request the bot made, as the fake answered it."""
+
+    method: str
+    path: str
+    # The route template, e.g. "/channels/{channel_id}/messages" (the path for unknown ones).
+    route: str
+    query: dict[str, str]
+    body: Any
+    files: list[str]
+    status: int = 0
+    response: Any = None
+    # perf_counter() when the request arrived.
+    at: float = 0.0
+
+    @property
+    def error_code(self) -> int | None:
+        if isinstance(self.response, dict) and self.status >= 400:
+            code = self.response.get("code")
+            return int(code) if code is not None else None
+        return None
+
+    def __str__(self) -> str:
+        code = f" code={self.error_code}" if self.error_code is not None else ""
+        return f"{self.method} {self.path} -> {self.status}{code}"
+
+
+@dataclass
+class Problem:
+    """Something a real Discord would have made visible to players (a late answer, a
+    rejected body, an expired token...). The ``fake_discord`` fixture fails a test that
+    leaves problems behind; a test that provokes one on purpose removes it after checking."""
+
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.detail}"
+
+
+@dataclass
+class RateLimitRule:
+    method: str | None
+    route: str
+    remaining: int
+    retry_after: float
+    is_global: bool
+    hits: int = 0
+
+
+@dataclass
+class _Waiter:
+    predicate: Callable[[], bool]
+    future: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class FakeDiscord:
+    """A small Discord on 127.0.0.1: gateway websocket plus the REST API a bot uses.
+
+    ``time_source`` (e.g. the bot's ``ManualClock.now``) drives token expiry, message
+    timestamps and snowflakes, so that a test moves one clock for everyone.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token",
+        time_source: Callable[[], float] | None = None,
+        shard_count: int = 1,
+        gateway_compression: str | None = None,
+    ) -> None:
+        self.token = token
+        self._time_source = time_source or time.time
+        self.snowflakes = SnowflakeFactory(self._time_source)
+        self.bot_user = FakeUser(self.snowflakes.next(), "DiceBot", bot=True)
+        self.application_id = self.bot_user.id
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.players: dict[int, Player] = {}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.dm_channels: dict[int, FakeChannel] = {}
+        self.commands = CommandRegistry(self)
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.interactions_by_token: dict[str, FakeInteraction] = {}
+        self.interactions_by_user: dict[int, list[FakeInteraction]] = {}
+        self.requests: list[RequestRecord] = []
+        self.problems: list[Problem] = []
+        self.rate_limits: list[RateLimitRule] = []
+        # How long a player action waits for the bot's first answer before failing.
+        self.answer_timeout = 5.0
+        # Discord's window for the first answer to an interaction.
+        self.callback_deadline = 3.0
+        self.gateway = GatewayServer(self)
+        self.gateway.shard_count = shard_count
+        self.gateway.compression = gateway_compression
+        self.rest = RestApi(self)
+        self._waiters: list[_Waiter] = []
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self.rest.middleware], client_max_size=64 * 1024**2)
+        app.router.add_get("/gateway", self.gateway.handle)
+        self.rest.add_routes(app)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        for waiter in self._waiters:
+            if not waiter.future.done():
+                waiter.future.cancel()
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @contextmanager
+    def redirect_discord_py(self) -> Iterator[None]:
+        """Point discord.py (process-wide) at this fake, and restore it afterwards."""
+        old_base = discord.http.Route.BASE
+        old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = old_base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+    def now(self) -> float:
+        return self._time_source()
+
+    # -- waiting ------------------------------------------------------------------------
+
+    def notify(self) -> None:
+        """Called on every request and state change: re-check what tests wait for."""
+        if not self._waiters:
+            return
+        still: list[_Waiter] = []
+        for waiter in self._waiters:
+            if waiter.future.done():
+                continue
+            try:
+                satisfied = waiter.predicate()
+            except Exception as error:
+                waiter.future.set_exception(error)
+                continue
+            if satisfied:
+                waiter.future.set_result(None)
+            else:
+                still.append(waiter)
+        self._waiters = still
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], Any],
+        *,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        what: str | None = None,
+    ) -> None:
+        """Wait until ``predicate()`` is true; it is re-checked whenever the fake sees a
+        request or changes state, never by polling."""
+        if predicate():
+            return
+        waiter = _Waiter(lambda: bool(predicate()))
+        self._waiters.append(waiter)
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter.future), timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"timed out after {timeout} s waiting for {what or 'a condition'}. "
+                f"Recent requests:\n{self.describe_recent_requests()}"
+            ) from None
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+    def describe_recent_requests(self, count: int = 12) -> str:
+        lines = [f"  {record}" for record in self.requests[-count:]]
+        return "\n".join(lines) or "  (none)"
+
+    # -- problems -----------------------------------------------------------------------
+
+    def record_problem(self, kind: str, detail: str) -> None:
+        self.problems.append(Problem(kind, detail))
+
+    def take_problems(self, kind: str) -> list[Problem]:
+        """Remove and return the problems of one kind (for a test that provoked them)."""
+        taken = [p for p in self.problems if p.kind == kind]
+        self.problems = [p for p in self.problems if p.kind != kind]
+        return taken
+
+    def final_problems(self) -> list[Problem]:
+        """Every problem, plus interactions that never got an answer."""
+        problems = list(self.problems)
+        for interaction in self.interactions.values():
+            unanswered = interaction.callback_type is None and not interaction.late
+            if interaction.expect_answer and unanswered:
+                problems.append(
+                    Problem("no-answer", f"the bot never answered {interaction.description}")
+                )
+        return problems
+
+    def first_answer_latencies(self) -> list[float]:
+        return [i.latency for i in self.interactions.values() if i.latency is not None]
+
+    # -- the world ----------------------------------------------------------------------
+
+    def bot_user_payload(self) -> dict[str, Any]:
+        data = self.bot_user.payload()
+        data.update({"verified": True, "mfa_enabled": False, "flags": 0, "email": None})
+        return data
+
+    async def create_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        channels: tuple[str, ...] = ("general",),
+        bot_permissions: discord.Permissions | int | None = None,
+        everyone_permissions: discord.Permissions | int | None = None,
+    ) -> FakeGuild:
+        """A guild with the bot in it (and its role), an owner and text channels."""
+        owner = FakeUser(self.snowflakes.next(), f"{name.lower().replace(' ', '-')}-owner")
+        self.users[owner.id] = owner
+        guild = FakeGuild(self, self.snowflakes.next(), name, owner.id)
+        everyone = as_permission_value(everyone_permissions or DEFAULT_EVERYONE_PERMISSIONS)
+        guild.roles[guild.id] = FakeRole(guild.id, "@everyone", everyone)
+        bot_role = FakeRole(
+            self.snowflakes.next(),
+            self.bot_user.name,
+            as_permission_value(bot_permissions or DEFAULT_BOT_PERMISSIONS),
+            position=1,
+        )
+        guild.roles[bot_role.id] = bot_role
+        guild.bot_role_id = bot_role.id
+        guild.members[self.bot_user.id] = FakeMember(
+            self.bot_user, guild, [bot_role.id], self.now()
+        )
+        guild.members[owner.id] = FakeMember(owner, guild, [], self.now())
+        self.guilds[guild.id] = guild
+        for channel_name in channels:
+            channel = FakeChannel(
+                self,
+                self.snowflakes.next(),
+                channel_name,
+                guild=guild,
+                position=len(guild.channels),
+            )
+            guild.channels[channel.id] = channel
+            self.channels[channel.id] = channel
+        session = self.gateway.session_for(guild.id)
+        if session is not None:
+            await session.dispatch("GUILD_CREATE", guild.payload(with_all_members=False))
+        self.notify()
+        return guild
+
+    def add_user(self, name: str, *, dms_open: bool = True) -> Player:
+        """A user in no guild (they can still DM with the bot)."""
+        user = FakeUser(self.snowflakes.next(), name, dms_open=dms_open)
+        self.users[user.id] = user
+        player = Player(self, user, None)
+        self.players[user.id] = player
+        return player
+
+    async def add_member(
+        self,
+        guild: FakeGuild,
+        name: str | Player,
+        *,
+        dms_open: bool = True,
+        permissions: discord.Permissions | int | None = None,
+    ) -> Player:
+        if isinstance(name, Player):
+            player = name
+            if player.home is None:
+                player.home = guild
+        else:
+            player = self.add_user(name, dms_open=dms_open)
+            player.home = guild
+        role_ids: list[int] = []
+        if permissions is not None:
+            role = FakeRole(
+                self.snowflakes.next(),
+                f"{player.name}-role",
+                as_permission_value(permissions),
+                position=1,
+            )
+            guild.roles[role.id] = role
+            role_ids.append(role.id)
+            await self.gateway.dispatch_guild_event(
+                guild.id, "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}
+            )
+        member = FakeMember(player.user, guild, role_ids, self.now())
+        guild.members[player.id] = member
+        session = self.gateway.session_for(guild.id)
+        if session is not None and session.wants(1 << 1):
+            data = member.payload()
+            data["guild_id"] = str(guild.id)
+            await session.dispatch("GUILD_MEMBER_ADD", data)
+        self.notify()
+        return player
+
+    def player(self, user_id: int) -> Player:
+        return self.players[user_id]
+
+    def dm_channel_for(self, user: FakeUser) -> FakeChannel:
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(self, self.snowflakes.next(), f"dm-{user.name}", recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    def message(self, message_id: int) -> FakeMessage:
+        for channel in self.channels.values():
+            found = channel.all_messages.get(message_id)
+            if found is not None:
+                return found
+        raise KeyError(f"no message {message_id}")
+
+    def new_message(
+        self,
+        channel: FakeChannel,
+        author: FakeUser,
+        *,
+        message_type: int = 0,
+        interaction: FakeInteraction | None = None,
+    ) -> FakeMessage:
+        """A message object not yet stored (the REST layer stores it once it is valid)."""
+        return FakeMessage(
+            id=self.snowflakes.next(),
+            channel=channel,
+            author=author,
+            timestamp=self.now(),
+            type=message_type,
+            interaction=interaction,
+        )
+
+    async def store_message(self, message: FakeMessage) -> None:
+        message.channel.all_messages[message.id] = message
+        if message.visible_to is None:
+            await self._dispatch_message("MESSAGE_CREATE", message)
+
+    async def message_edited(self, message: FakeMessage) -> None:
+        message.edited_timestamp = self.now()
+        message.edit_count += 1
+        if message.visible_to is None:
+            await self._dispatch_message("MESSAGE_UPDATE", message)
+
+    async def message_deleted(self, message: FakeMessage) -> None:
+        message.deleted = True
+        if message.visible_to is None:
+            guild = message.channel.guild
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if guild is not None:
+                data["guild_id"] = str(guild.id)
+            await self.gateway.dispatch_message_event(
+                "MESSAGE_DELETE", data, guild_id=None if guild is None else guild.id
+            )
+
+    async def _dispatch_message(self, event: str, message: FakeMessage) -> None:
+        guild = message.channel.guild
+        data = message.payload(with_guild=True)
+        if guild is not None and message.author.id in guild.members:
+            data["member"] = guild.members[message.author.id].payload(with_user=False)
+        await self.gateway.dispatch_message_event(
+            event, data, guild_id=None if guild is None else guild.id
+        )
+
+    async def post_user_message(
+        self, user: FakeUser, channel: FakeChannel, content: str
+    ) -> FakeMessage:
+        message = self.new_message(channel, user)
+        message.content = content
+        await self.store_message(message)
+        self.notify()
+        return message
+
+    # -- interactions -------------------------------------------------------------------
+
+    async def send_interaction(
+        self,
+        kind: InteractionType,
+        *,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        description: str,
+        source_message: FakeMessage | None = None,
+        command_name: str | None = None,
+        custom_id: str | None = None,
+    ) -> FakeInteraction:
+        """Build an INTERACTION_CREATE the way Discord does and push it to the bot."""
+        guild = channel.guild
+        interaction = FakeInteraction(
+            fake=self,
+            id=self.snowflakes.next(),
+            token=f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(48)}",
+            type=kind,
+            user=user,
+            channel=channel,
+            guild=guild,
+            application_id=self.application_id,
+            created_at=self.now(),
+            description=description,
+            source_message=source_message,
+            command_name=command_name,
+            custom_id=custom_id,
+        )
+        payload: dict[str, Any] = {
+            "id": str(interaction.id),
+            "application_id": str(self.application_id),
+            "type": int(kind),
+            "data": data,
+            "token": interaction.token,
+            "version": 1,
+            "locale": "en-US",
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "app_permissions": str(channel.bot_permissions().value),
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "authorizing_integration_owners": (
+                {"0": str(guild.id)} if guild is not None else {"0": "0"}
+            ),
+            "context": 0 if guild is not None else 1,
+        }
+        if guild is not None:
+            member = guild.members.get(user.id)
+            if member is None:
+                raise FakeUsageError(f"{user.name} is not a member of {guild.name!r}")
+            member_data = member.payload()
+            member_data["permissions"] = str(guild.permissions_of(user.id, channel))
+            payload["guild_id"] = str(guild.id)
+            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = member_data
+        else:
+            payload["user"] = user.payload()
+        if source_message is not None:
+            payload["message"] = source_message.payload(with_guild=True)
+        interaction.payload = payload
+        self.interactions[interaction.id] = interaction
+        self.interactions_by_token[interaction.token] = interaction
+        self.interactions_by_user.setdefault(user.id, []).append(interaction)
+        # Stamped before the write: the bot may answer before the send call returns.
+        interaction.sent_at = time.perf_counter()
+        try:
+            await self.gateway.send_interaction(payload, None if guild is None else guild.id)
+        except BaseException:
+            interaction.expect_answer = False
+            raise
+        self.notify()
+        return interaction
+
+    # -- fidelity knobs -----------------------------------------------------------------
+
+    def rate_limit(
+        self,
+        route: str,
+        *,
+        method: str | None = None,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> RateLimitRule:
+        """Answer the next ``times`` requests to ``route`` (a template such as
+        "/channels/{channel_id}/messages") with 429, ``retry_after`` and a ``Via`` header."""
+        rule = RateLimitRule(method, route, times, retry_after, is_global)
+        self.rate_limits.append(rule)
+        return rule
+
+    # -- reading the log ----------------------------------------------------------------
+
+    def requests_to(self, route: str, method: str | None = None) -> list[RequestRecord]:
+        return [
+            r for r in self.requests if r.route == route and (method is None or r.method == method)
+        ]
