@@ -1,0 +1,655 @@
+"""``/knucklebones``: the Discord side of Knucklebones (rules in ``game_core.knucklebones``).
+
+The session state is a ``Table``: the engine's state plus what the bot adds (the AI level,
+the current turn's deadline, whether its warning went out, per-seat column picks for the
+stats). Seat 0 is the challenger (or the human facing the AI), seat 1 the opponent.
+
+Actions the handler's ``step`` accepts:
+
+- ``{"type": "place", "column": 0-2, "turn": n}`` from a player's button press; ``turn`` is
+  the board the press was made on, so an outdated board or a double press moves nothing.
+- ``{"type": "forfeit"}`` from either player (the ``/knucklebones forfeit`` command).
+- System actions, fired by durable deadlines: ``{"type": "ai_move", "turn": n}`` (the AI
+  plays ~0.7 s after its turn begins), ``{"type": "warn", "turn": n}`` and
+  ``{"type": "timeout", "turn": n}``.
+- While the session is a pending challenge, the shared challenge actions.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel, Field
+
+from bot.app import DiceBot
+from bot.challenges import (
+    challenge_deadlines,
+    challenge_message_text,
+    challenge_state,
+    challenge_step,
+    challenge_view,
+    is_challenge,
+)
+from bot.errors import NotYourGame, UserError
+from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.guild_settings import GuildSettings
+from bot.replies import Guarded
+from cogs import knucklebones_render as render
+from game_core import knucklebones as kb
+from game_core.ai import knucklebones as kb_ai
+from game_core.base import Event
+from game_core.errors import IllegalMove
+
+log = logging.getLogger(__name__)
+
+GAME = "knucklebones"
+TITLE = "Knucklebones"
+# The AI's move is a durable deadline this far ahead: quick enough to feel like an
+# answer, slow enough that the player sees their own move land first.
+AI_MOVE_DELAY = 0.7
+# The turn warning goes out this long before the timeout (capped to a fifth of the turn,
+# so a short turn still leaves the warned player most of their time).
+WARNING_LEAD_SECONDS = 60.0
+WARNING_LEAD_FRACTION = 0.2
+
+FirstChoice = Literal["random", "me", "them"]
+AiLevel = Literal["easy", "medium", "hard"]
+
+BOARD_MOVED_ON = (
+    "That board has moved on (it is turn {turn} now), so your press was not applied. "
+    "Use the buttons on the updated board."
+)
+
+
+class Table(BaseModel):
+    """A running or finished game as stored in the session row."""
+
+    engine: kb.KnucklebonesState
+    first_choice: FirstChoice = "random"
+    ai_level: AiLevel | None = None
+    ai_seat: int | None = None
+    # When the current (human) turn times out; None on the AI's turn and at the end.
+    turn_due_at: float | None = None
+    warned_turn: int | None = None
+    # For /stats: how often each seat used each column, and how many dice it knocked out.
+    column_picks: list[list[int]] = Field(default_factory=lambda: [[0, 0, 0], [0, 0, 0]])
+    knocked_out: list[int] = Field(default_factory=lambda: [0, 0])
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def first_seat_for(choice: str) -> int | None:
+    """``first`` as the command says it (from seat 0's point of view) -> the engine's seat."""
+    if choice == "me":
+        return 0
+    if choice == "them":
+        return 1
+    if choice == "random":
+        return None
+    raise IllegalMove("Who moves first must be random, me or them.")
+
+
+def warning_lead(timeout_seconds: float) -> float:
+    return min(WARNING_LEAD_SECONDS, timeout_seconds * WARNING_LEAD_FRACTION)
+
+
+def schedule_turn(table: Table, now: float, settings: GuildSettings) -> list[Deadline]:
+    """Set the turn's timing on ``table`` (in place) and return the timers it needs."""
+    engine = table.engine
+    table.warned_turn = None
+    if engine.phase == "finished":
+        table.turn_due_at = None
+        return []
+    turn = engine.turn
+    if engine.current_player == table.ai_seat:
+        table.turn_due_at = None
+        return [
+            Deadline("ai_move", now + AI_MOVE_DELAY, {"type": "ai_move", "turn": turn}),
+        ]
+    timeout = float(settings.turn_timeout_seconds)
+    due = now + timeout
+    table.turn_due_at = due
+    return [
+        Deadline("turn_warning", due - warning_lead(timeout), {"type": "warn", "turn": turn}),
+        Deadline("turn_timeout", due, {"type": "timeout", "turn": turn}),
+    ]
+
+
+def open_table(
+    rng: random.Random,
+    now: float,
+    settings: GuildSettings,
+    *,
+    first_choice: str,
+    ai_level: AiLevel | None = None,
+    ai_seat: int | None = None,
+) -> tuple[Table, list[Event], list[Deadline]]:
+    engine, events = kb.new_game(rng, first_seat_for(first_choice))
+    table = Table(
+        engine=engine,
+        first_choice=first_choice,  # type: ignore[arg-type]
+        ai_level=ai_level,
+        ai_seat=ai_seat,
+    )
+    deadlines = schedule_turn(table, now, settings)
+    return table, events, deadlines
+
+
+def summary_of(table: Table) -> dict[str, Any]:
+    """What /stats and /history show for a finished game (keys documented in the report)."""
+    view = kb.public_view(table.engine)
+    return {
+        "score_line": render.score_line(view["scores"]),
+        "first_seat": table.engine.first_player,
+        "scores": list(view["scores"]),
+        "turns": table.engine.turn,
+        "column_picks": [list(picks) for picks in table.column_picks],
+        "knocked_out": list(table.knocked_out),
+        "ai_level": table.ai_level,
+    }
+
+
+def players_of(session: Session) -> list[render.Player]:
+    return [
+        render.Player(
+            seat=seat.seat, user_id=seat.user_id, name=seat.display_name, is_ai=seat.is_ai
+        )
+        for seat in sorted(session.seats, key=lambda seat: seat.seat)
+    ]
+
+
+def as_new_message(fields: dict[str, Any]) -> dict[str, Any]:
+    """Edit fields (``attachments``, ``None`` meaning "remove") as arguments for sending a
+    new message, where files are ``files`` and an absent part is simply left out."""
+    sent = {k: v for k, v in fields.items() if v is not None and k != "attachments"}
+    files = [item for item in fields.get("attachments", []) if isinstance(item, discord.File)]
+    if files:
+        sent["files"] = files
+    return sent
+
+
+# ---------------------------------------------------------------------------------------
+# The session handler's step (pure: state, action, injected rng and time)
+# ---------------------------------------------------------------------------------------
+
+
+def step_action(ctx: StepContext, action: dict[str, Any]) -> Step:
+    """The handler's ``step``: one action on a Knucklebones session (see the module doc)."""
+    if is_challenge(ctx.session.state):
+        return challenge_step(ctx, action, _start_from_challenge)
+    table = Table.model_validate(ctx.session.state)
+    kind = action.get("type")
+    if kind == "place":
+        return _place(ctx, table, action)
+    if kind == "forfeit":
+        return _forfeit(ctx, table)
+    if ctx.actor_id is not None:
+        raise IllegalMove("That is not something a player can do in Knucklebones.")
+    if action.get("turn") != table.engine.turn:
+        raise IllegalMove("That timer belongs to an earlier turn.")
+    if kind == "ai_move":
+        return _ai_move(ctx, table)
+    if kind == "warn":
+        return _warn(ctx, table)
+    if kind == "timeout":
+        engine, events = kb.apply(
+            table.engine, kb.Timeout(player=table.engine.current_player), ctx.rng
+        )
+        return _finish(table, engine, events)
+    raise IllegalMove("That is not a Knucklebones move.")
+
+
+def _start_from_challenge(ctx: StepContext, options: dict[str, Any]) -> Step:
+    table, events, deadlines = open_table(
+        ctx.rng,
+        ctx.now,
+        ctx.guild_settings,
+        first_choice=str(options.get("first", "random")),
+    )
+    return Step(state=table.dump(), events=events, status="active", deadlines=deadlines)
+
+
+def _place(ctx: StepContext, table: Table, action: dict[str, Any]) -> Step:
+    seat = ctx.seat
+    if seat is None:
+        names = " and ".join(entry.display_name for entry in ctx.session.seats)
+        raise NotYourGame(
+            f"This is not your game: it is between {names}. Start your own with "
+            "`/knucklebones challenge` or `/knucklebones ai`."
+        )
+    engine = table.engine
+    if action.get("turn") != engine.turn or engine.phase == "finished":
+        raise UserError(BOARD_MOVED_ON.format(turn=engine.turn))
+    if seat != engine.current_player:
+        mover = ctx.session.user_of(engine.current_player).display_name
+        raise NotYourGame(f"It is not your turn: {mover} is placing a die right now.")
+    column = action.get("column")
+    if not kb.is_int(column) or column not in (0, 1, 2):
+        raise IllegalMove("Choose one of your three columns (1, 2 or 3).")
+    return _apply_place(ctx, table, seat, column)
+
+
+def _ai_move(ctx: StepContext, table: Table) -> Step:
+    engine = table.engine
+    seat = engine.current_player
+    if seat != table.ai_seat or table.ai_level is None or engine.die is None:
+        raise IllegalMove("It is not the AI's turn.")
+    column = kb_ai.choose_column(
+        engine.boards[seat], engine.boards[1 - seat], engine.die, table.ai_level, ctx.rng
+    )
+    return _apply_place(ctx, table, seat, column)
+
+
+def _apply_place(ctx: StepContext, table: Table, seat: int, column: int) -> Step:
+    engine, events = kb.apply(table.engine, kb.Place(player=seat, column=column), ctx.rng)
+    table.column_picks[seat][column] += 1
+    for event in events:
+        if event.get("type") == "placed":
+            table.knocked_out[seat] += int(event.get("removed", 0))
+    if engine.phase == "finished":
+        return _finish(table, engine, events)
+    table.engine = engine
+    deadlines = schedule_turn(table, ctx.now, ctx.guild_settings)
+    return Step(state=table.dump(), events=events, status="active", deadlines=deadlines)
+
+
+def _forfeit(ctx: StepContext, table: Table) -> Step:
+    seat = ctx.seat
+    if seat is None:
+        raise NotYourGame()
+    engine, events = kb.apply(table.engine, kb.Forfeit(player=seat), ctx.rng)
+    return _finish(table, engine, events)
+
+
+def _warn(ctx: StepContext, table: Table) -> Step:
+    due = table.turn_due_at
+    if table.warned_turn == table.engine.turn or due is None:
+        raise IllegalMove("This turn's warning already went out.")
+    if ctx.now >= due:
+        # Both timers passed (the bot was down): the timeout speaks for itself.
+        raise IllegalMove("Too late to warn: the turn has already timed out.")
+    table.warned_turn = table.engine.turn
+    event: Event = {
+        "type": "turn_warning",
+        "player": table.engine.current_player,
+        "turn": table.engine.turn,
+        "due_at": due,
+    }
+    return Step(state=table.dump(), events=[event], status="active", deadlines=None)
+
+
+def _finish(table: Table, engine: kb.KnucklebonesState, events: list[Event]) -> Step:
+    table.engine = engine
+    table.turn_due_at = None
+    result = kb.result(engine)
+    assert result is not None
+    return Step(
+        state=table.dump(),
+        events=events,
+        status="finished",
+        deadlines=[],
+        result=result,
+        summary=summary_of(table),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Components
+# ---------------------------------------------------------------------------------------
+
+COLUMN_TEMPLATE = r"kb:(?P<session_id>[0-9]{1,19}):(?P<turn>[0-9]{1,6}):col:(?P<column>[0-2])"
+
+
+def column_custom_id(session_id: int, turn: int, column: int) -> str:
+    return f"kb:{session_id}:{turn}:col:{column}"
+
+
+class ColumnButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=COLUMN_TEMPLATE,
+):
+    """Column 1/2/3 on the board of the player to move. The custom_id names the board
+    (session and turn), so it keeps working after a restart with no view in memory."""
+
+    def __init__(self, session_id: int, turn: int, column: int, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Column {column + 1}",
+                style=discord.ButtonStyle.primary,
+                custom_id=column_custom_id(session_id, turn, column),
+                disabled=disabled,
+            )
+        )
+        self.session_id = session_id
+        self.turn = turn
+        self.column = column
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ColumnButton:
+        return cls(int(match["session_id"]), int(match["turn"]), int(match["column"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, DiceBot)
+        cog = client.get_cog(KnucklebonesCog.__cog_name__)
+        assert isinstance(cog, KnucklebonesCog)
+        outcome = await client.sessions.act(
+            self.session_id,
+            interaction.user.id,
+            {"type": "place", "column": self.column, "turn": self.turn},
+        )
+        # The move is committed: answer by editing the board in place (inside 3 s), then
+        # make sure a faster system move (the AI) did not get overwritten by this edit.
+        await interaction.response.edit_message(**await cog.message_fields(outcome.session))
+        await cog.catch_up(outcome.session)
+
+
+def board_view(session_id: int, view: dict[str, Any], mover_is_ai: bool) -> discord.ui.View | None:
+    """The column buttons for a human to move; full columns disabled. None otherwise."""
+    if view["finished"] or mover_is_ai:
+        return None
+    mover = view["current_player"]
+    buttons = discord.ui.View(timeout=None)
+    for column in range(3):
+        full = column not in view["open_columns"][mover]
+        buttons.add_item(ColumnButton(session_id, view["turn"], column, disabled=full))
+    return buttons
+
+
+# ---------------------------------------------------------------------------------------
+# The cog: slash commands, and the session handler (step + publish)
+# ---------------------------------------------------------------------------------------
+
+
+class KnucklebonesCog(
+    commands.GroupCog,
+    name="Knucklebones",
+    group_name="knucklebones",
+    group_description="Knucklebones: place dice, knock out your opponent's matching dice.",
+):
+    game = GAME
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.sessions.register(self)
+        self.bot.register_components(ColumnButton)
+
+    # -- commands -------------------------------------------------------------------------
+
+    @app_commands.command(name="challenge", description="Challenge someone to Knucklebones.")
+    @app_commands.describe(
+        opponent="Who you want to play against.",
+        first="Who moves first: a coin flip (default), you, or your opponent.",
+    )
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        first: FirstChoice = "random",
+    ) -> None:
+        user = interaction.user
+        if opponent.id == user.id:
+            raise UserError(
+                "You can't challenge yourself. Play against me with `/knucklebones ai`."
+            )
+        if opponent.bot:
+            raise UserError(
+                f"{opponent.display_name} is a bot and can't accept challenges. "
+                "Play against me with `/knucklebones ai` instead."
+            )
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        expires_at = self.bot.clock.now() + settings.challenge_expiry_seconds
+        challenger = Seat(seat=0, user_id=user.id, display_name=user.display_name)
+        challenged = Seat(seat=1, user_id=opponent.id, display_name=opponent.display_name)
+        session = await self.bot.sessions.create(
+            game=GAME,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            created_by=user.id,
+            seats=[challenger, challenged],
+            state=challenge_state(challenger, challenged, {"first": first}, expires_at),
+            status="pending",
+            deadlines=challenge_deadlines(expires_at),
+        )
+        details = {
+            "random": "A coin flip decides who moves first.",
+            "me": f"<@{user.id}> moves first.",
+            "them": f"<@{opponent.id}> moves first.",
+        }[first]
+        text = challenge_message_text(TITLE, user.id, opponent.id, expires_at, details)
+        await self._post(
+            interaction,
+            session,
+            content=text,
+            view=challenge_view(session.id),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
+        )
+
+    @app_commands.command(name="ai", description="Play Knucklebones against me right now.")
+    @app_commands.describe(
+        difficulty="How hard I try: easy, medium (default) or hard.",
+        first="Who moves first: a coin flip (default), you, or me.",
+    )
+    @app_commands.guild_only()
+    async def ai(
+        self,
+        interaction: discord.Interaction,
+        difficulty: AiLevel = "medium",
+        first: FirstChoice = "random",
+    ) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert self.bot.user is not None
+        user = interaction.user
+        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        # The opening roll uses a fresh seed from the session service's source, so a test
+        # bot built with a seed is repeatable.
+        rng = random.Random(self.bot.sessions.seeds.next())
+        table, events, deadlines = open_table(
+            rng,
+            self.bot.clock.now(),
+            settings,
+            first_choice=first,
+            ai_level=difficulty,
+            ai_seat=1,
+        )
+        seats = [
+            Seat(seat=0, user_id=user.id, display_name=user.display_name),
+            Seat(
+                seat=1,
+                user_id=self.bot.user.id,
+                display_name=f"Dicebot AI ({difficulty})",
+                is_ai=True,
+            ),
+        ]
+        session = await self.bot.sessions.create(
+            game=GAME,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            created_by=user.id,
+            seats=seats,
+            state=table.dump(),
+            status="active",
+            deadlines=deadlines,
+            events=events,
+        )
+        await self._post(interaction, session, **await self.message_fields(session))
+
+    @app_commands.command(
+        name="forfeit", description="Give up your Knucklebones game in this channel."
+    )
+    @app_commands.guild_only()
+    async def forfeit(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        user = interaction.user
+        session = await self.bot.sessions.open_session_for(user.id, interaction.channel_id, GAME)
+        if session is None:
+            raise UserError("You have no Knucklebones game open in this channel.")
+        if is_challenge(session.state):
+            # Forfeiting a challenge nobody accepted yet withdraws or declines it.
+            outcome = await self.bot.sessions.act(session.id, user.id, {"type": "decline"})
+            await interaction.response.send_message(
+                self._cancelled_text(outcome.session, outcome.events), ephemeral=True
+            )
+        else:
+            outcome = await self.bot.sessions.act(session.id, user.id, {"type": "forfeit"})
+            table = Table.model_validate(outcome.session.state)
+            view = kb.public_view(table.engine)
+            await interaction.response.send_message(
+                render.describe_end(view, players_of(outcome.session)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await self.publish(outcome)
+
+    async def _post(
+        self, interaction: discord.Interaction, session: Session, **fields: Any
+    ) -> None:
+        """Answer the command with the game's public message and remember its id. If
+        Discord refuses the message, the session is cancelled so nobody is left blocked."""
+        try:
+            callback = await interaction.response.send_message(**as_new_message(fields))
+            message_id = callback.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+        except BaseException:
+            await self.bot.sessions.cancel(session.id, None, "the game message could not be sent")
+            raise
+        await self.bot.sessions.set_message(session.id, message_id)
+        await self.catch_up(session)
+
+    # -- rendering ------------------------------------------------------------------------
+
+    async def message_fields(
+        self, session: Session, events: list[Event] | None = None
+    ) -> dict[str, Any]:
+        """The public message for the session as it is now (content, embed, image, view)."""
+        if is_challenge(session.state):
+            if session.is_open:
+                challenge = session.state["challenge"]
+                text = challenge_message_text(
+                    TITLE, challenge["challenger"], challenge["opponent"], challenge["expires_at"]
+                )
+                return {"content": text, "embed": None, "view": challenge_view(session.id)}
+            return {
+                "content": self._cancelled_text(session, events or []),
+                "embed": None,
+                "view": None,
+                "attachments": [],
+            }
+        table = Table.model_validate(session.state)
+        view = kb.public_view(table.engine)
+        players = players_of(session)
+        clock = render.Clock(
+            turn_due_at=table.turn_due_at, warned=table.warned_turn == table.engine.turn
+        )
+        footer = f"vs AI ({table.ai_level})" if table.ai_level else ""
+        rendered = render.render_game(view, players, clock, footer=footer)
+        content = rendered.content
+        buttons = None
+        if session.status == "cancelled":
+            content = "🛑 This Knucklebones game was stopped before the end; no result counts."
+        elif session.is_open:
+            mover_is_ai = view["current_player"] == table.ai_seat
+            buttons = board_view(session.id, view, mover_is_ai)
+        return {
+            "content": content,
+            "embed": rendered.embed,
+            "attachments": [rendered.file()],
+            "view": buttons,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+
+    def _cancelled_text(self, session: Session, events: list[Event]) -> str:
+        challenge = session.state.get("challenge", {})
+        challenger = f"<@{challenge.get('challenger')}>"
+        opponent = f"<@{challenge.get('opponent')}>"
+        kinds = {event.get("type") for event in events}
+        if "challenge_declined" in kinds:
+            return f"❌ {opponent} declined {challenger}'s Knucklebones challenge."
+        if "challenge_withdrawn" in kinds:
+            return f"↩️ {challenger} withdrew the Knucklebones challenge to {opponent}."
+        if "challenge_expired" in kinds:
+            minutes = max(1, round((challenge.get("expires_at", 0) - session.created_at) / 60))
+            unit = "minute" if minutes == 1 else "minutes"
+            return (
+                f"⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
+                f"accepted within {minutes} {unit}."
+            )
+        return f"This Knucklebones challenge between {challenger} and {opponent} is closed."
+
+    # -- showing outcomes nobody's interaction waits for ----------------------------------
+
+    async def publish(self, outcome: Outcome) -> None:
+        if any(event.get("type") == "turn_warning" for event in outcome.events):
+            await self._send_warning(outcome.session)
+        self._refresh(outcome.session, outcome.events)
+
+    def _refresh(self, session: Session, events: list[Event]) -> None:
+        """Edit the board through the channel endpoint (bot token: no 15-minute limit).
+        Edits to one message are serialised and coalesced, and each renders the newest
+        state from the database, so a late edit can never show an older board."""
+        if session.message_id is None:
+            return
+        session_id, version = session.id, session.version
+
+        async def edit() -> None:
+            latest = await self.bot.sessions.get(session_id)
+            if latest is None or latest.message_id is None:
+                return
+            hint = events if latest.version == version else None
+            await self.bot.edit_public_message(latest, **await self.message_fields(latest, hint))
+
+        self.bot.editor.request(session.message_id, edit)
+
+    async def catch_up(self, shown: Session) -> None:
+        """If the session moved on while ``shown`` was being sent (an AI move fired), edit
+        the message again so the newest state is what stays on screen."""
+        latest = await self.bot.sessions.get(shown.id)
+        if latest is not None and latest.version != shown.version:
+            self._refresh(latest, [])
+
+    async def _send_warning(self, session: Session) -> None:
+        table = Table.model_validate(session.state)
+        if table.turn_due_at is None or session.message_id is None:
+            return
+        player = players_of(session)[table.engine.current_player]
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        await channel.send(
+            render.warning_text(player, table.turn_due_at),
+            reference=discord.MessageReference(
+                message_id=session.message_id,
+                channel_id=session.channel_id,
+                guild_id=session.guild_id,
+                fail_if_not_exists=False,
+            ),
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(player.user_id)], replied_user=False
+            ),
+        )
+
+    # -- the session handler --------------------------------------------------------------
+
+    def step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
+        return step_action(ctx, action)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, DiceBot)
+    await bot.add_cog(KnucklebonesCog(bot))

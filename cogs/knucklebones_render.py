@@ -1,0 +1,481 @@
+"""How a Knucklebones game looks in Discord: a Pillow picture of both grids, a text board
+for the embed (screen readers and search), and the message text around them.
+
+Everything here is pure: it takes the engine's ``public_view`` plus who sits where, and
+returns bytes, strings and ``discord.Embed`` data. No I/O, no database, no clock.
+
+The picture puts seat 0's grid on top and seat 1's below, columns aligned, each grid
+filling from the middle line outwards, so the two columns that fight each other face each
+other. Dice drawn with pips need no font; the few labels use Pillow's bundled font.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import discord
+from PIL import Image, ImageDraw, ImageFont
+
+ATTACHMENT_NAME = "board.png"
+COLUMN_COUNT = 3
+SLOT_COUNT = 3
+
+# Geometry (pixels).
+DIE = 60
+SLOT_GAP = 8
+COLUMN_GAP = 18
+MARGIN = 20
+NAME_BAR = 40
+SCORE_ROW = 26
+MIDDLE = 14
+PANEL_WIDTH = 190
+GRID_WIDTH = COLUMN_COUNT * DIE + (COLUMN_COUNT - 1) * COLUMN_GAP
+GRID_HEIGHT = SLOT_COUNT * DIE + (SLOT_COUNT - 1) * SLOT_GAP
+WIDTH = MARGIN + GRID_WIDTH + MARGIN + PANEL_WIDTH + MARGIN
+HEIGHT = 2 * (MARGIN + NAME_BAR + 8 + GRID_HEIGHT + SCORE_ROW) + MIDDLE
+
+# Colours.
+BACKGROUND = (43, 45, 49)
+TRAY = (56, 58, 64)
+TRAY_EDGE = (78, 80, 88)
+TEXT = (235, 236, 240)
+MUTED = (160, 163, 172)
+DIE_FACE = (244, 241, 234)
+DOUBLE_FACE = (242, 193, 78)  # two of a kind in a column
+TRIPLE_FACE = (108, 180, 238)  # three of a kind
+PIP = (32, 33, 36)
+LAST_PLACED = (67, 181, 129)
+REMOVED = (237, 66, 69)
+TO_MOVE = (88, 101, 242)
+WINNER = (242, 193, 78)
+
+# Pip positions on a 3x3 lattice (col, row), per face.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+DIE_EMOJI = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
+COUNT_WORDS = {1: "a", 2: "two", 3: "three"}
+
+EMBED_COLOUR_RUNNING = discord.Colour.blurple()
+EMBED_COLOUR_FINISHED = discord.Colour.gold()
+EMBED_COLOUR_CANCELLED = discord.Colour.dark_grey()
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in one seat, as the message shows them."""
+
+    seat: int
+    user_id: int
+    name: str
+    is_ai: bool = False
+
+    @property
+    def mention(self) -> str:
+        return self.name if self.is_ai else f"<@{self.user_id}>"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Turn timing to show: when the current turn times out, and whether the warning went."""
+
+    turn_due_at: float | None = None
+    warned: bool = False
+
+
+@dataclass(frozen=True)
+class Rendered:
+    content: str
+    embed: discord.Embed
+    png: bytes
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.png), filename=ATTACHMENT_NAME)
+
+
+# ---------------------------------------------------------------------------------------
+# The picture
+# ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _fit(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _fit_width(text: str, size: int, max_width: float) -> str:
+    """``text`` shortened with an ellipsis until it is at most ``max_width`` pixels wide."""
+    font = _font(size)
+    text = _fit(text, 40)
+    if font.getlength(text) <= max_width:
+        return text
+    while text and font.getlength(text + "…") > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _die_colour(face: int, column: Sequence[int]) -> tuple[int, int, int]:
+    count = column.count(face)
+    if count >= 3:
+        return TRIPLE_FACE
+    if count == 2:
+        return DOUBLE_FACE
+    return DIE_FACE
+
+
+def draw_die(
+    draw: ImageDraw.ImageDraw,
+    left: int,
+    top: int,
+    size: int,
+    face: int,
+    fill: tuple[int, int, int] = DIE_FACE,
+    outline: tuple[int, int, int] | None = None,
+) -> None:
+    """A die with pips (no font needed), optionally outlined."""
+    radius = size // 6
+    box = (left, top, left + size - 1, top + size - 1)
+    draw.rounded_rectangle(box, radius=radius, fill=fill)
+    if outline is not None:
+        draw.rounded_rectangle(box, radius=radius, outline=outline, width=max(3, size // 16))
+    step = size / 4
+    pip = max(2, size // 11)
+    for col, row in PIPS[face]:
+        cx = left + step * (col + 1)
+        cy = top + step * (row + 1)
+        draw.ellipse((cx - pip, cy - pip, cx + pip, cy + pip), fill=PIP)
+
+
+@dataclass(frozen=True)
+class SeatLayout:
+    """Where one seat's parts sit in the picture. Seat 0 is on top with its grid growing
+    upwards towards the middle line; seat 1 is mirrored below it."""
+
+    bar_top: int
+    grid_top: int
+    score_top: int
+    downward: bool
+
+
+_HALF = MARGIN + NAME_BAR + 8 + GRID_HEIGHT + SCORE_ROW
+LAYOUTS: dict[int, SeatLayout] = {
+    0: SeatLayout(
+        bar_top=MARGIN,
+        grid_top=MARGIN + NAME_BAR + 8,
+        score_top=MARGIN + NAME_BAR + 8 + GRID_HEIGHT + 4,
+        downward=False,
+    ),
+    1: SeatLayout(
+        bar_top=HEIGHT - MARGIN - NAME_BAR,
+        grid_top=_HALF + MIDDLE + SCORE_ROW,
+        score_top=_HALF + MIDDLE,
+        downward=True,
+    ),
+}
+
+
+def die_box(seat: int, column: int, slot: int) -> tuple[int, int, int, int]:
+    """The pixel box (left, top, right, bottom) of a seat's die slot; slot 0 is the one
+    nearest the middle line (the first die placed in the column)."""
+    layout = LAYOUTS[seat]
+    left = MARGIN + column * (DIE + COLUMN_GAP)
+    offset = slot * (DIE + SLOT_GAP)
+    if layout.downward:
+        top = layout.grid_top + offset
+    else:
+        top = layout.grid_top + GRID_HEIGHT - DIE - offset
+    return left, top, left + DIE - 1, top + DIE - 1
+
+
+def _centered(
+    draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Any
+) -> None:
+    draw.text((x, y), text, font=_font(size), fill=fill, anchor="mm")
+
+
+def render_board_png(view: Mapping[str, Any], players: Sequence[Player]) -> bytes:
+    """Both grids, scores per column and in total, the die to place and the last move."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    boards: list[list[list[int]]] = view["boards"]
+    column_scores: list[list[int]] = view["column_scores"]
+    scores: list[int] = view["scores"]
+    last = view.get("last_move")
+    mover = view.get("current_player")
+    winners = set(view.get("winners") or [])
+    finished = bool(view.get("finished"))
+
+    for seat, layout in LAYOUTS.items():
+        bar_top, grid_top = layout.bar_top, layout.grid_top
+        player = players[seat]
+        accent = None
+        if finished and seat in winners:
+            accent = WINNER
+        elif not finished and mover == seat:
+            accent = TO_MOVE
+        bar = (MARGIN, bar_top, MARGIN + GRID_WIDTH, bar_top + NAME_BAR - 1)
+        draw.rounded_rectangle(bar, radius=8, fill=TRAY, outline=accent, width=3 if accent else 0)
+        score_text = str(scores[seat])
+        score_width = _font(22).getlength(score_text)
+        draw.text(
+            (MARGIN + 12, bar_top + NAME_BAR // 2),
+            _fit_width(player.name, 18, GRID_WIDTH - 36 - score_width),
+            font=_font(18),
+            fill=TEXT,
+            anchor="lm",
+        )
+        draw.text(
+            (MARGIN + GRID_WIDTH - 12, bar_top + NAME_BAR // 2),
+            score_text,
+            font=_font(22),
+            fill=TEXT,
+            anchor="rm",
+        )
+        for column in range(COLUMN_COUNT):
+            faces = boards[seat][column]
+            left = die_box(seat, column, 0)[0]
+            tray = (left - 4, grid_top - 4, left + DIE + 3, grid_top + GRID_HEIGHT + 3)
+            removed_here = (
+                last is not None
+                and last["removed"]
+                and last["player"] != seat
+                and last["column"] == column
+            )
+            draw.rounded_rectangle(
+                tray,
+                radius=10,
+                fill=TRAY,
+                outline=REMOVED if removed_here else TRAY_EDGE,
+                width=3 if removed_here else 1,
+            )
+            for slot in range(SLOT_COUNT):
+                x, y, _, _ = die_box(seat, column, slot)
+                if slot >= len(faces):
+                    draw.rounded_rectangle(
+                        (x + 6, y + 6, x + DIE - 7, y + DIE - 7), radius=8, outline=TRAY_EDGE
+                    )
+                    continue
+                face = faces[slot]
+                is_last = (
+                    last is not None
+                    and last["player"] == seat
+                    and last["column"] == column
+                    and slot == len(faces) - 1
+                )
+                draw_die(
+                    draw,
+                    x,
+                    y,
+                    DIE,
+                    face,
+                    fill=_die_colour(face, faces),
+                    outline=LAST_PLACED if is_last else None,
+                )
+            _centered(
+                draw,
+                left + DIE / 2,
+                layout.score_top + SCORE_ROW / 2,
+                str(column_scores[seat][column]),
+                16,
+                MUTED,
+            )
+    middle_y = _HALF + MIDDLE // 2
+    draw.line((MARGIN, middle_y, MARGIN + GRID_WIDTH, middle_y), fill=TRAY_EDGE, width=2)
+    _draw_panel(draw, view, players)
+    buffer = io.BytesIO()
+    # Fast compression: the picture is flat colour, so level 1 is both small and quick.
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def _draw_panel(
+    draw: ImageDraw.ImageDraw, view: Mapping[str, Any], players: Sequence[Player]
+) -> None:
+    left = MARGIN + GRID_WIDTH + MARGIN
+    right = WIDTH - MARGIN
+    centre = (left + right) / 2
+    draw.rounded_rectangle((left, MARGIN, right, HEIGHT - MARGIN), radius=12, fill=TRAY)
+    _centered(draw, centre, MARGIN + 24, f"TURN {view['turn']}", 18, MUTED)
+    mid = HEIGHT / 2
+    if not view.get("finished"):
+        mover = players[view["current_player"]]
+        die = view["die"]
+        draw_die(draw, int(centre - 40), int(mid - 70), 80, die)
+        _centered(draw, centre, mid + 30, "to place:", 14, MUTED)
+        _centered(draw, centre, mid + 52, _fit_width(mover.name, 16, PANEL_WIDTH - 16), 16, TEXT)
+    else:
+        winners = view.get("winners") or []
+        if view.get("draw"):
+            headline = "DRAW"
+            sub = f"{view['scores'][0]}–{view['scores'][1]}"
+        else:
+            headline = "WINNER"
+            sub = _fit_width(players[winners[0]].name, 16, PANEL_WIDTH - 16)
+        _centered(draw, centre, mid - 20, headline, 24, WINNER)
+        _centered(draw, centre, mid + 14, sub, 16, TEXT)
+        reason = {"forfeit": "by forfeit", "timeout": "on time"}.get(view.get("end_reason") or "")
+        if reason:
+            _centered(draw, centre, mid + 40, reason, 14, MUTED)
+    last = view.get("last_move")
+    if last is not None:
+        who = _fit_width(players[last["player"]].name, 14, PANEL_WIDTH - 50)
+        lines = [f"last: {who}", f"{last['face']} in column {last['column'] + 1}"]
+        if last["removed"]:
+            lines.append(f"knocked out {len(last['removed'])}× {last['face']}")
+        for index, line in enumerate(lines):
+            colour = REMOVED if index == 2 else MUTED
+            _centered(draw, centre, HEIGHT - MARGIN - 70 + index * 20, line, 14, colour)
+
+
+# ---------------------------------------------------------------------------------------
+# Text
+# ---------------------------------------------------------------------------------------
+
+
+def text_grid(board: Sequence[Sequence[int]], column_scores: Sequence[int]) -> str:
+    """One grid as monospace rows (first die placed on top), column scores underneath."""
+    rows = [" C1  C2  C3"]
+    for slot in range(SLOT_COUNT):
+        cells = [f"[{column[slot]}]" if slot < len(column) else "[ ]" for column in board]
+        rows.append(" ".join(cells))
+    rows.append(" ".join(f"{score:>3}" for score in column_scores))
+    return "\n".join(rows)
+
+
+def score_line(scores: Sequence[int]) -> str:
+    return f"{scores[0]}–{scores[1]}"
+
+
+def describe_last_move(view: Mapping[str, Any], players: Sequence[Player]) -> str | None:
+    last = view.get("last_move")
+    if last is None:
+        return None
+    mover = players[last["player"]].name
+    other = players[1 - last["player"]].name
+    column = last["column"] + 1
+    text = f"{mover} put a **{last['face']}** in column {column}"
+    removed = len(last["removed"])
+    if removed:
+        face = last["face"]
+        dice = f"{COUNT_WORDS.get(removed, removed)} {face}" + ("s" if removed > 1 else "")
+        text += f" and knocked out {dice} from {other}'s column {column}"
+    else:
+        text += ", knocking nothing out"
+    return text + "."
+
+
+def describe_end(view: Mapping[str, Any], players: Sequence[Player]) -> str:
+    scores = view["scores"]
+    line = score_line(scores)
+    winners = view.get("winners") or []
+    reason = view.get("end_reason")
+    if view.get("draw") or not winners:
+        return f"🤝 **Draw**, {line}."
+    winner = players[winners[0]]
+    loser = players[1 - winners[0]]
+    if reason == "forfeit":
+        return f"🏳️ {loser.name} forfeited: **{winner.name} wins** ({line})."
+    if reason == "timeout":
+        return f"⌛ {loser.name} ran out of time: **{winner.name} wins** ({line})."
+    return f"🏆 **{winner.name} wins**, {line}."
+
+
+def game_title(players: Sequence[Player]) -> str:
+    return f"Knucklebones: {players[0].name} vs {players[1].name}"
+
+
+def build_embed(
+    view: Mapping[str, Any],
+    players: Sequence[Player],
+    clock: Clock,
+    *,
+    footer: str = "",
+) -> discord.Embed:
+    finished = bool(view.get("finished"))
+    lines: list[str] = []
+    if finished:
+        lines.append(describe_end(view, players))
+    else:
+        mover = players[view["current_player"]]
+        die = view["die"]
+        lines.append(f"**Turn {view['turn']}**: {mover.name} rolled {DIE_EMOJI[die]} **{die}**.")
+    last = describe_last_move(view, players)
+    if last is not None:
+        lines.append(f"Last move: {last}")
+    if not finished and clock.turn_due_at is not None:
+        lines.append(f"⏳ Turn ends <t:{int(clock.turn_due_at)}:R>.")
+        if clock.warned:
+            lines.append(f"⚠️ {players[view['current_player']].name} is running out of time!")
+    embed = discord.Embed(
+        title=game_title(players),
+        description="\n".join(lines),
+        colour=EMBED_COLOUR_FINISHED if finished else EMBED_COLOUR_RUNNING,
+    )
+    for seat in (0, 1):
+        player = players[seat]
+        breakdown = " + ".join(str(score) for score in view["column_scores"][seat])
+        marker = ""
+        if finished and seat in (view.get("winners") or []):
+            marker = " 🏆"
+        elif not finished and view["current_player"] == seat:
+            marker = " ◀"
+        embed.add_field(
+            name=f"{_fit(player.name, 60)}: {view['scores'][seat]}{marker}",
+            value=f"{breakdown} = {view['scores'][seat]}\n```\n"
+            + text_grid(view["boards"][seat], view["column_scores"][seat])
+            + "\n```",
+            inline=True,
+        )
+    embed.set_image(url=f"attachment://{ATTACHMENT_NAME}")
+    first = players[view["first_player"]].name
+    embed.set_footer(text=f"{first} went first" + (f" · {footer}" if footer else ""))
+    return embed
+
+
+def build_content(view: Mapping[str, Any], players: Sequence[Player]) -> str:
+    if view.get("finished"):
+        winners = view.get("winners") or []
+        if view.get("draw") or not winners:
+            return f"🎲 Knucklebones: {players[0].mention} and {players[1].mention} draw."
+        return f"🎲 Knucklebones: {players[winners[0]].mention} wins!"
+    mover = players[view["current_player"]]
+    if mover.is_ai:
+        return f"🤖 {mover.name} is thinking…"
+    die = view["die"]
+    return f"🎲 {mover.mention}, your turn: you rolled a **{die}**. Pick a column."
+
+
+def render_game(
+    view: Mapping[str, Any],
+    players: Sequence[Player],
+    clock: Clock,
+    *,
+    footer: str = "",
+) -> Rendered:
+    """The whole public message for a running or finished game."""
+    return Rendered(
+        content=build_content(view, players),
+        embed=build_embed(view, players, clock, footer=footer),
+        png=render_board_png(view, players),
+    )
+
+
+def warning_text(player: Player, turn_due_at: float) -> str:
+    return (
+        f"⏰ {player.mention}, your Knucklebones turn runs out <t:{int(turn_due_at)}:R>: "
+        "pick a column or you forfeit."
+    )
