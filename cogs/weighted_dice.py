@@ -1,0 +1,944 @@
+"""Weighted Dice in Discord: a public betting table for 5 to 12 players.
+
+Flow. ``/weighted new`` posts a lobby (Join / Leave / Start); the host starts it from five
+players. The engine (``game_core.weighted_dice``) holds the d20 roll-off for the first
+house; from then on one public table message shows seats, points, the house and the round.
+The house presses **Set up round** and gets an ephemeral panel (two roller selects, two die
+selects, Confirm); betting opens with **Bet on …** buttons (a modal for the amount) and
+quick-amount buttons; the engine rolls and scores when everyone has bet or the window
+closes, then passes the house. ``/weighted leave`` and ``/weighted end`` do what they say.
+
+Durability. The cog keeps no game state in memory: the session row holds the lobby or the
+table (``cogs.weighted_state``), the house-setup and betting timers are durable deadlines,
+and every control is a DynamicItem whose custom_id carries what it needs (the house's
+half-made setup lives in its panel's custom_ids), so a restart at any point continues.
+
+Public updates. A button or modal answer is an ephemeral reply or a deferred update; the
+table itself is always edited through ``bot.editor`` (one edit in flight per message, the
+rest folded into one follow-up that renders the newest state from the database), so a
+burst of bets costs a few edits, never one per bet, and an older render can never land
+after a newer one.
+
+Dice. ``WeightedDice.dice_source(ctx)`` returns the ``random.Random`` the engine rolls with;
+it is the session's seeded ``ctx.rng``. Tests that must reproduce given rolls (RULES.md's
+worked examples) replace this attribute on the loaded cog with a scripted source; the
+production path has no other branch.
+
+custom_ids (prefix ``wd:``, nothing else in the project starts with it):
+``wd:<sid>:lobby:(join|leave|start)``, ``wd:<sid>:<round>:setup``,
+``wd:<sid>:<round>:pick:(r0|d0|r1|d1):<draft>``, ``wd:<sid>:<round>:confirm:<draft>``,
+``wd:<sid>:<round>:bet:<side>``, ``wd:<sid>:<round>:quick:<side>:(5|10|all)`` and the
+modal ``wd:<sid>:<round>:betmodal:<side>``; ``<draft>`` is ``r0.d0.r1.d1`` with ``x`` for
+a choice not made yet.
+
+Results: a finished game records ``GameResult`` with the summary keys ``score_line``
+(the top three, e.g. ``"Ann 152 · Bo 98 · Cy 60"``), ``scores`` (points per seat),
+``rounds`` (rounds scored) and ``first_seat`` (the first house, from the roll-off).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import DiceBot
+from bot.errors import AlreadyPlaying, NotYourGame, UserError
+from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.replies import Guarded
+from cogs.weighted_render import (
+    Rendered,
+    die,
+    lobby_embed,
+    seat_names,
+    setup_panel_text,
+    table_embed,
+)
+from cogs.weighted_state import (
+    DRAFT_PATTERN,
+    GAME,
+    Draft,
+    LobbyState,
+    TableState,
+    load_state,
+    parse_amount,
+    with_notices,
+)
+from game_core import weighted_dice as wd
+from game_core.errors import IllegalMove
+
+SID = r"(?P<sid>[0-9]{1,19})"
+ROUND = r"(?P<round>[0-9]{1,4})"
+SIDE = r"(?P<side>[01])"
+QUICK_AMOUNTS = ("5", "10", "all")
+BET_MODAL_PATTERN = rf"wd:{SID}:{ROUND}:betmodal:{SIDE}"
+AMOUNT_INPUT = "amount"
+# Discord's limits for a modal title and for a label.
+MODAL_TITLE_LIMIT = 45
+BUTTON_NAME_LIMIT = 40
+
+DiceSource = Callable[[StepContext], random.Random]
+
+
+def session_dice(ctx: StepContext) -> random.Random:
+    return ctx.rng
+
+
+def _bot(interaction: discord.Interaction) -> DiceBot:
+    client = interaction.client
+    assert isinstance(client, DiceBot)
+    return client
+
+
+def _cog(interaction: discord.Interaction) -> WeightedDice:
+    cog = _bot(interaction).get_cog(WeightedDice.__cog_name__)
+    assert isinstance(cog, WeightedDice)
+    return cog
+
+
+def _raw_name(session: Session, seat: int, limit: int = BUTTON_NAME_LIMIT) -> str:
+    """A display name for places that show plain text (buttons, options, modal titles)."""
+    name = session.user_of(seat).display_name.strip() or f"Player {seat + 1}"
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+# -- components -------------------------------------------------------------------------------
+
+
+class LobbyButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"wd:{SID}:lobby:(?P<choice>join|leave|start)",
+):
+    LABELS: ClassVar[dict[str, str]] = {"join": "Join", "leave": "Leave", "start": "Start"}
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "join": discord.ButtonStyle.primary,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.success,
+    }
+
+    def __init__(self, session_id: int, choice: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[choice],
+                style=self.STYLES[choice],
+                custom_id=f"wd:{session_id}:lobby:{choice}",
+                disabled=disabled,
+            )
+        )
+        self.session_id = session_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["sid"]), match["choice"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).press_lobby(interaction, self.session_id, self.choice)
+
+
+class SetupButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"wd:{SID}:{ROUND}:setup",
+):
+    def __init__(self, session_id: int, round_number: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Set up round",
+                emoji="🏠",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wd:{session_id}:{round_number}:setup",
+            )
+        )
+        self.session_id = session_id
+        self.round = round_number
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SetupButton:
+        return cls(int(match["sid"]), int(match["round"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).press_setup(interaction, self.session_id, self.round)
+
+
+class DraftSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"wd:{SID}:{ROUND}:pick:(?P<field>r0|d0|r1|d1):{DRAFT_PATTERN}",
+):
+    """One of the house's four choices; its custom_id carries the other three."""
+
+    def __init__(
+        self,
+        session_id: int,
+        round_number: int,
+        field: str,
+        draft: Draft,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"wd:{session_id}:{round_number}:pick:{field}:{draft.encode()}",
+                options=options or [],
+                placeholder=placeholder,
+                row=row,
+            )
+        )
+        self.session_id = session_id
+        self.round = round_number
+        self.field = field
+        self.draft = draft
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DraftSelect:
+        return cls(
+            int(match["sid"]),
+            int(match["round"]),
+            match["field"],
+            Draft.from_groups(match.groupdict()),
+        )
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        choice = str(values[0]) if values else ""
+        draft = self.draft.with_choice(self.field, choice)
+        await _cog(interaction).show_setup_panel(
+            interaction, self.session_id, self.round, draft, update=True
+        )
+
+
+class ConfirmSetupButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"wd:{SID}:{ROUND}:confirm:{DRAFT_PATTERN}",
+):
+    def __init__(
+        self, session_id: int, round_number: int, draft: Draft, *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm",
+                style=discord.ButtonStyle.success,
+                custom_id=f"wd:{session_id}:{round_number}:confirm:{draft.encode()}",
+                disabled=disabled,
+                row=4,
+            )
+        )
+        self.session_id = session_id
+        self.round = round_number
+        self.draft = draft
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConfirmSetupButton:
+        return cls(int(match["sid"]), int(match["round"]), Draft.from_groups(match.groupdict()))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).confirm_setup(interaction, self.session_id, self.round, self.draft)
+
+
+class BetButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"wd:{SID}:{ROUND}:bet:{SIDE}",
+):
+    def __init__(self, session_id: int, round_number: int, side: int, label: str = "Bet") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"wd:{session_id}:{round_number}:bet:{side}",
+                row=0,
+            )
+        )
+        self.session_id = session_id
+        self.round = round_number
+        self.side = side
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BetButton:
+        return cls(int(match["sid"]), int(match["round"]), int(match["side"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).open_bet_modal(interaction, self.session_id, self.round, self.side)
+
+
+class QuickBetButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"wd:{SID}:{ROUND}:quick:{SIDE}:(?P<amount>5|10|all)",
+):
+    def __init__(
+        self, session_id: int, round_number: int, side: int, amount: str, label: str = "Bet"
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wd:{session_id}:{round_number}:quick:{side}:{amount}",
+                row=1 + side,
+            )
+        )
+        self.session_id = session_id
+        self.round = round_number
+        self.side = side
+        self.amount = amount
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> QuickBetButton:
+        return cls(int(match["sid"]), int(match["round"]), int(match["side"]), match["amount"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).place_bet(
+            interaction, self.session_id, self.round, self.side, self.amount
+        )
+
+
+class BetModal(discord.ui.Modal):
+    """The amount form. Its submission is routed by custom_id (``bot.register_modal``), so a
+    modal opened before a restart still lands; the library's own copy is dropped right after
+    sending (see ``open_bet_modal``)."""
+
+    def __init__(
+        self, session_id: int, round_number: int, side: int, title: str, points: int
+    ) -> None:
+        super().__init__(
+            title=title[:MODAL_TITLE_LIMIT],
+            custom_id=f"wd:{session_id}:{round_number}:betmodal:{side}",
+            timeout=None,
+        )
+        self.amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
+            custom_id=AMOUNT_INPUT, placeholder=f"1 to {points}", max_length=12, required=True
+        )
+        self.add_item(
+            discord.ui.Label(
+                text="Amount",
+                description=f"A whole number from 1 to {points} (your points), or “all”.",
+                component=self.amount,
+            )
+        )
+
+
+def modal_value(components: list[dict[str, Any]], custom_id: str) -> str:
+    """The value of one text input in a modal submission (rows and labels both walked)."""
+    for component in components:
+        if component.get("custom_id") == custom_id and "value" in component:
+            return str(component["value"])
+        nested = list(component.get("components") or [])
+        if "component" in component:
+            nested.append(component["component"])
+        if nested:
+            found = modal_value(nested, custom_id)
+            if found:
+                return found
+    return ""
+
+
+# -- views --------------------------------------------------------------------------------------
+
+
+def lobby_view(session: Session) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    players = len(session.seats)
+    view.add_item(LobbyButton(session.id, "join", disabled=players >= wd.MAX_PLAYERS))
+    view.add_item(LobbyButton(session.id, "leave"))
+    view.add_item(LobbyButton(session.id, "start", disabled=players < wd.MIN_PLAYERS))
+    return view
+
+
+def table_view(session: Session, state: wd.WeightedDiceState) -> discord.ui.View | None:
+    if state.phase == "setup":
+        view = discord.ui.View(timeout=None)
+        view.add_item(SetupButton(session.id, state.round))
+        return view
+    if state.phase != "betting":
+        return None
+    view = discord.ui.View(timeout=None)
+    for side, roller in enumerate(state.rollers):
+        name = _raw_name(session, roller)
+        view.add_item(BetButton(session.id, state.round, side, f"Bet on {name}"))
+    for side, roller in enumerate(state.rollers):
+        name = _raw_name(session, roller, 24)
+        for amount in QUICK_AMOUNTS:
+            label = f"All in on {name}" if amount == "all" else f"{amount} on {name}"
+            view.add_item(QuickBetButton(session.id, state.round, side, amount, label))
+    return view
+
+
+def setup_panel_view(
+    session: Session, state: wd.WeightedDiceState, draft: Draft
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    candidates = [
+        seat for seat in range(state.n_players) if state.active[seat] and seat != state.house
+    ]
+    for index, (roller_field, die_field) in enumerate((("r0", "d0"), ("r1", "d1"))):
+        chosen_roller = getattr(draft, roller_field)
+        chosen_die = getattr(draft, die_field)
+        roller_options = [
+            discord.SelectOption(
+                label=_raw_name(session, seat, 100),
+                value=str(seat),
+                description=f"seat {seat + 1} · {state.scores[seat]} points",
+                default=seat == chosen_roller,
+            )
+            for seat in candidates
+        ]
+        die_options = [
+            discord.SelectOption(label=die(sides), value=str(sides), default=sides == chosen_die)
+            for sides in wd.DICE
+        ]
+        view.add_item(
+            DraftSelect(
+                session.id,
+                state.round,
+                roller_field,
+                draft,
+                options=roller_options,
+                placeholder=f"Roller {index + 1}",
+                row=2 * index,
+            )
+        )
+        view.add_item(
+            DraftSelect(
+                session.id,
+                state.round,
+                die_field,
+                draft,
+                options=die_options,
+                placeholder=f"Die for roller {index + 1}",
+                row=2 * index + 1,
+            )
+        )
+    ready = draft.complete and draft.r0 != draft.r1
+    view.add_item(ConfirmSetupButton(session.id, state.round, draft, disabled=not ready))
+    return view
+
+
+# -- the cog --------------------------------------------------------------------------------------
+
+
+@app_commands.guild_only()
+class WeightedDice(
+    commands.GroupCog,
+    group_name="weighted",
+    group_description="Weighted Dice: a betting table for 5 to 12 players.",
+):
+    game = GAME
+
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        # The rng the engine rolls with, per transaction (see the module docstring).
+        self.dice_source: DiceSource = session_dice
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.sessions.register(self)
+        self.bot.register_components(
+            LobbyButton,
+            SetupButton,
+            DraftSelect,
+            ConfirmSetupButton,
+            BetButton,
+            QuickBetButton,
+        )
+        self.bot.register_modal(BET_MODAL_PATTERN, self.submit_bet_modal)
+
+    # -- slash commands ----------------------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open a Weighted Dice table (5 to 12 players).")
+    async def new(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        expires_at = self.bot.clock.now() + settings.lobby_expiry_seconds
+        host = Seat(seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name)
+        lobby = LobbyState(host=interaction.user.id, expires_at=expires_at)
+        session = await self.bot.sessions.create(
+            game=GAME,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            created_by=interaction.user.id,
+            seats=[host],
+            state=lobby.model_dump(mode="json"),
+            status="pending",
+            deadlines=[
+                Deadline(kind="lobby_expiry", due_at=expires_at, action={"type": "lobby_expire"})
+            ],
+            events=[{"type": "lobby_opened", "host": interaction.user.id}],
+        )
+        response = await interaction.response.send_message(**self.render(session))
+        if response.message_id is not None:
+            await self.bot.sessions.set_message(session.id, response.message_id)
+
+    @app_commands.command(name="leave", description="Leave your Weighted Dice table here.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        session = await self.bot.sessions.open_session_for(
+            interaction.user.id, interaction.channel_id, GAME
+        )
+        if session is None:
+            raise UserError("You are not at a Weighted Dice table in this channel.")
+        outcome = await self.bot.sessions.act(session.id, interaction.user.id, {"type": "leave"})
+        if outcome.session.status == "cancelled":
+            text = "You left, and as the host your lobby closed with you."
+        elif isinstance(load_state(outcome.previous.state), LobbyState):
+            text = "You left the lobby."
+        else:
+            seat = outcome.previous.seat_of(interaction.user.id)
+            points = load_state(outcome.session.state)
+            assert isinstance(points, TableState) and seat is not None
+            text = (
+                f"You left the table. Your {points.engine.scores[seat]} points stay in the "
+                "standings; you no longer bet, roll or host."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+        self.refresh(outcome.session)
+
+    @app_commands.command(
+        name="end", description="Stop a Weighted Dice game (its host or a server manager)."
+    )
+    @app_commands.describe(
+        table="The table number (shown under the table); needed only if several are open here."
+    )
+    async def end(
+        self,
+        interaction: discord.Interaction,
+        table: app_commands.Range[int, 1, 9_223_372_036_854_775_807] | None = None,
+    ) -> None:
+        session = await self._table_to_end(interaction, table)
+        host = load_state(session.state).host
+        manager = interaction.permissions.manage_guild
+        if interaction.user.id != host and not manager:
+            raise NotYourGame(
+                f"Only the host (<@{host}>) or someone with **Manage Server** can end this game."
+            )
+        outcome = await self.bot.sessions.cancel(
+            session.id, interaction.user.id, f"ended by {interaction.user.id}"
+        )
+        await interaction.response.send_message(
+            f"Stopped table #{session.id}; no result was recorded.", ephemeral=True
+        )
+        self.refresh(
+            outcome.session,
+            note=f"🛑 Stopped by {interaction.user.mention}; no result was recorded.",
+        )
+
+    async def _table_to_end(self, interaction: discord.Interaction, table: int | None) -> Session:
+        assert interaction.channel_id is not None
+        if table is not None:
+            session = await self.bot.sessions.get(table)
+            if session is None or session.game != GAME or session.guild_id != interaction.guild_id:
+                raise UserError(f"There is no Weighted Dice table #{table} in this server.")
+            if not session.is_open:
+                raise UserError(f"Table #{table} is already over.")
+            return session
+        own = await self.bot.sessions.open_session_for(
+            interaction.user.id, interaction.channel_id, GAME
+        )
+        if own is not None:
+            return own
+        rows = await self.bot.db.fetch_all(
+            "SELECT id FROM sessions WHERE game = ? AND channel_id = ?"
+            " AND status IN ('pending', 'active') ORDER BY id",
+            (GAME, interaction.channel_id),
+        )
+        if not rows:
+            raise UserError("No Weighted Dice table is open in this channel.")
+        if len(rows) > 1:
+            listed = ", ".join(f"#{row['id']}" for row in rows)
+            raise UserError(f"Several tables are open here ({listed}): give the `table` number.")
+        return await self.bot.sessions.require(rows[0]["id"])
+
+    # -- the game handler (runs inside the session's transaction) ----------------------------
+
+    def step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
+        state = load_state(ctx.session.state)
+        if isinstance(state, LobbyState):
+            return self._lobby_step(ctx, state, action)
+        return self._table_step(ctx, state, action)
+
+    def _lobby_step(self, ctx: StepContext, lobby: LobbyState, action: dict[str, Any]) -> Step:
+        kind = action.get("type")
+        seats = list(ctx.session.seats)
+        if kind == "lobby_expire":
+            if ctx.actor_id is not None:
+                raise IllegalMove("Only the timer can close a lobby.")
+            closed = lobby.model_copy(update={"closed": "expired"})
+            return Step(
+                state=closed.model_dump(mode="json"),
+                events=[{"type": "lobby_expired", "players": len(seats)}],
+                status="cancelled",
+                deadlines=[],
+            )
+        if ctx.actor_id is None:
+            raise IllegalMove("That timer no longer applies.")
+        if kind == "join":
+            if ctx.seat is not None:
+                raise UserError("You are already at this table.")
+            if len(seats) >= wd.MAX_PLAYERS:
+                raise UserError(f"This table is full ({wd.MAX_PLAYERS} players).")
+            name = str(action.get("name") or "").strip()[:100] or f"Player {len(seats) + 1}"
+            seats.append(Seat(seat=len(seats), user_id=ctx.actor_id, display_name=name))
+            return Step(
+                state=lobby.model_dump(mode="json"),
+                events=[{"type": "joined", "user": ctx.actor_id, "seat": len(seats) - 1}],
+                status="pending",
+                seats=seats,
+            )
+        if kind == "leave":
+            if ctx.seat is None:
+                raise NotYourGame("You are not in this lobby.")
+            if ctx.actor_id == lobby.host:
+                closed = lobby.model_copy(update={"closed": "host_left"})
+                return Step(
+                    state=closed.model_dump(mode="json"),
+                    events=[{"type": "lobby_closed", "reason": "host_left"}],
+                    status="cancelled",
+                    deadlines=[],
+                )
+            # Seats stay in join order: everyone after the leaver moves up one.
+            remaining = [seat for seat in seats if seat.user_id != ctx.actor_id]
+            renumbered = [
+                Seat(seat=index, user_id=seat.user_id, display_name=seat.display_name)
+                for index, seat in enumerate(remaining)
+            ]
+            return Step(
+                state=lobby.model_dump(mode="json"),
+                events=[{"type": "left_lobby", "user": ctx.actor_id}],
+                status="pending",
+                seats=renumbered,
+            )
+        if kind == "start":
+            if ctx.actor_id != lobby.host:
+                raise NotYourGame(f"Only the host (<@{lobby.host}>) can start the game.")
+            if len(seats) < wd.MIN_PLAYERS:
+                raise IllegalMove(
+                    f"Weighted Dice needs at least {wd.MIN_PLAYERS} players: "
+                    f"{len(seats)} {'has' if len(seats) == 1 else 'have'} joined."
+                )
+            engine, events = wd.new_game(len(seats), self.dice_source(ctx))
+            deadlines, due = self._timers(ctx, engine)
+            table = TableState(
+                host=lobby.host,
+                engine=engine,
+                roll_off=[event for event in events if event["type"] == "roll_off"],
+                first_house=engine.house,
+                deadline_at=due,
+            )
+            return Step(
+                state=table.model_dump(mode="json"),
+                events=events,
+                status="active",
+                deadlines=deadlines,
+            )
+        raise IllegalMove("The game has not started yet: wait for the host to press Start.")
+
+    def _table_step(self, ctx: StepContext, table: TableState, action: dict[str, Any]) -> Step:
+        engine = table.engine
+        move = self._engine_action(ctx, engine, action)
+        new, events = wd.apply(engine, move, self.dice_source(ctx))
+        deadlines: list[Deadline] | None = None
+        due = table.deadline_at
+        if new.phase != engine.phase or new.round != engine.round:
+            deadlines, due = self._timers(ctx, new)
+        updated = table.model_copy(
+            update={
+                "engine": new,
+                "deadline_at": due,
+                "notices": with_notices(table.notices, events),
+            }
+        )
+        step = Step(
+            state=updated.model_dump(mode="json"),
+            events=events,
+            status="active",
+            deadlines=deadlines,
+        )
+        outcome = wd.result(new)
+        if outcome is not None:
+            step.status = "finished"
+            step.result = outcome
+            step.summary = self._summary(ctx.session, new, table.first_house)
+        return step
+
+    def _engine_action(
+        self, ctx: StepContext, engine: wd.WeightedDiceState, action: dict[str, Any]
+    ) -> wd.AnyAction:
+        kind = action.get("type")
+        if kind in ("house_timeout", "close_betting"):
+            if ctx.actor_id is not None:
+                raise IllegalMove("Only the timer can do that.")
+            if action.get("round") != engine.round:
+                raise IllegalMove("That timer belongs to a round that is over.")
+            return wd.HouseTimeout() if kind == "house_timeout" else wd.CloseBetting()
+        if kind in ("join", "start", "lobby_expire"):
+            raise IllegalMove("This game has already started.")
+        seat = ctx.seat
+        if seat is None:
+            raise NotYourGame("You are not playing at this table.")
+        if kind == "leave":
+            return wd.Leave(player=seat)
+        if kind == "setup":
+            if action.get("round") != engine.round:
+                raise IllegalMove(
+                    f"That setup was for round {action.get('round')}, which is over: the table "
+                    f"is on round {engine.round}."
+                )
+            return wd.Setup(
+                player=seat,
+                rollers=[int(r) for r in action["rollers"]],
+                dice=[int(d) for d in action["dice"]],
+            )
+        if kind == "bet":
+            if action.get("round") != engine.round:
+                raise IllegalMove(
+                    f"Betting for round {action.get('round')} is closed: the table is on round "
+                    f"{engine.round} now."
+                )
+            amount = parse_amount(str(action.get("amount", "")), engine.scores[seat])
+            return wd.Bet(player=seat, roller=int(action["side"]), amount=amount)
+        raise IllegalMove("That is not a Weighted Dice move.")
+
+    def _timers(
+        self, ctx: StepContext, state: wd.WeightedDiceState
+    ) -> tuple[list[Deadline], float | None]:
+        settings = ctx.guild_settings
+        if state.phase == "setup":
+            due = ctx.now + settings.house_setup_seconds
+            action = {"type": "house_timeout", "round": state.round}
+            return [Deadline(kind="house_setup", due_at=due, action=action)], due
+        if state.phase == "betting":
+            due = ctx.now + settings.betting_window_seconds
+            action = {"type": "close_betting", "round": state.round}
+            return [Deadline(kind="betting_window", due_at=due, action=action)], due
+        return [], None
+
+    @staticmethod
+    def _summary(session: Session, state: wd.WeightedDiceState, first_house: int) -> dict[str, Any]:
+        outcome = wd.result(state)
+        assert outcome is not None
+        order = sorted(range(state.n_players), key=lambda seat: (outcome.ranks[seat], seat))
+        top = " · ".join(
+            f"{session.user_of(seat).display_name} {state.scores[seat]}" for seat in order[:3]
+        )
+        return {
+            "score_line": top,
+            "scores": list(state.scores),
+            "rounds": state.rounds_played,
+            "first_seat": first_house,
+        }
+
+    async def publish(self, outcome: Outcome) -> None:
+        self.refresh(outcome.session)
+
+    # -- rendering ---------------------------------------------------------------------------
+
+    def render(self, session: Session, note: str | None = None) -> dict[str, Any]:
+        state = load_state(session.state)
+        cancelled = session.status == "cancelled"
+        rendered: Rendered
+        view: discord.ui.View | None = None
+        if isinstance(state, LobbyState):
+            rendered = lobby_embed(state, session.seats, session.id, cancelled=cancelled, note=note)
+            if session.status == "pending":
+                view = lobby_view(session)
+        else:
+            rendered = table_embed(state, session.seats, session.id, cancelled=cancelled, note=note)
+            if session.status == "active":
+                view = table_view(session, state.engine)
+        return {"content": rendered.content, "embed": rendered.embed, "view": view}
+
+    def refresh(self, session: Session, note: str | None = None) -> None:
+        """Ask for the public message to show the newest state (coalesced with other asks)."""
+        message_id = session.message_id
+        if message_id is None:
+            return
+        session_id = session.id
+
+        async def edit() -> None:
+            fresh = await self.bot.sessions.get(session_id)
+            if fresh is not None:
+                await self.bot.edit_public_message(fresh, **self.render(fresh, note=note))
+
+        self.bot.editor.request(message_id, edit)
+
+    # -- component handlers ------------------------------------------------------------------
+
+    async def press_lobby(
+        self, interaction: discord.Interaction, session_id: int, choice: str
+    ) -> None:
+        action: dict[str, Any] = {"type": choice}
+        if choice == "join":
+            assert interaction.channel_id is not None
+            busy = await self.bot.sessions.open_session_for(
+                interaction.user.id, interaction.channel_id
+            )
+            if busy is not None and busy.id != session_id:
+                raise AlreadyPlaying(
+                    f"You already have a game open in this channel ({busy.game}). Finish or "
+                    "leave it first, or play in another channel."
+                )
+            action["name"] = interaction.user.display_name
+        outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
+        await interaction.response.defer()
+        self.refresh(outcome.session)
+
+    async def _house_table(
+        self, interaction: discord.Interaction, session_id: int, round_number: int
+    ) -> tuple[Session, wd.WeightedDiceState]:
+        """The session and engine state, if the user is the house setting up this round."""
+        session = await self.bot.sessions.require(session_id)
+        state = load_state(session.state)
+        if not session.is_open or not isinstance(state, TableState):
+            raise UserError("This table is no longer running.")
+        engine = state.engine
+        if engine.round != round_number or engine.phase != "setup":
+            raise UserError(
+                f"Round {round_number} is already set up or over: look at the table for the "
+                "current round."
+            )
+        seat = session.seat_of(interaction.user.id)
+        if seat != engine.house:
+            house = _raw_name(session, engine.house)
+            raise NotYourGame(f"Only the house ({house}) sets up this round.")
+        return session, engine
+
+    async def press_setup(
+        self, interaction: discord.Interaction, session_id: int, round_number: int
+    ) -> None:
+        await self.show_setup_panel(interaction, session_id, round_number, Draft(), update=False)
+
+    async def show_setup_panel(
+        self,
+        interaction: discord.Interaction,
+        session_id: int,
+        round_number: int,
+        draft: Draft,
+        *,
+        update: bool,
+    ) -> None:
+        session, engine = await self._house_table(interaction, session_id, round_number)
+        for seat in draft.rollers:
+            if seat >= engine.n_players or not engine.active[seat] or seat == engine.house:
+                raise IllegalMove("That player cannot roll this round: pick another.")
+        content = setup_panel_text(engine, seat_names(session.seats), draft)
+        view = setup_panel_view(session, engine, draft)
+        if update:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+            # discord.py gives an ephemeral view a 15-minute timer and keeps it in memory;
+            # these controls are DynamicItems registered for good, so nothing needs keeping.
+            view.stop()
+
+    async def confirm_setup(
+        self, interaction: discord.Interaction, session_id: int, round_number: int, draft: Draft
+    ) -> None:
+        if not draft.complete:
+            raise UserError("Pick both rollers and a die for each before confirming.")
+        action = {
+            "type": "setup",
+            "round": round_number,
+            "rollers": [draft.r0, draft.r1],
+            "dice": [draft.d0, draft.d1],
+        }
+        outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
+        session = outcome.session
+        names = seat_names(session.seats)
+        assert draft.r0 is not None and draft.r1 is not None
+        assert draft.d0 is not None and draft.d1 is not None
+        await interaction.response.edit_message(
+            content=(
+                f"✅ Round {round_number} is set: **{names[draft.r0]}** ({die(draft.d0)}) vs "
+                f"**{names[draft.r1]}** ({die(draft.d1)}). Betting is open on the table."
+            ),
+            view=None,
+        )
+        self.refresh(session)
+
+    async def open_bet_modal(
+        self, interaction: discord.Interaction, session_id: int, round_number: int, side: int
+    ) -> None:
+        session = await self.bot.sessions.require(session_id)
+        state = load_state(session.state)
+        if not session.is_open or not isinstance(state, TableState):
+            raise UserError("This table is no longer running.")
+        engine = state.engine
+        if engine.round != round_number or engine.phase != "betting":
+            raise IllegalMove(f"Betting for round {round_number} is closed.")
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotYourGame("You are not playing at this table.")
+        # Ask the engine (on a throwaway copy) whether this player may bet at all, so the
+        # house, a roller or a second bet is refused before a modal is shown.
+        wd.apply(engine, wd.Bet(player=seat, roller=side, amount=1), random.Random(0))
+        roller = engine.rollers[side]
+        title = f"Bet on {_raw_name(session, roller, 28)} ({die(engine.dice[side])})"
+        modal = BetModal(session_id, round_number, side, title, engine.scores[seat])
+        await interaction.response.send_modal(modal)
+        # discord.py keeps a sent modal by custom_id until it is submitted; several players
+        # share one custom_id and the bot routes submissions itself, so keep nothing.
+        modal.stop()
+
+    async def submit_bet_modal(
+        self, interaction: discord.Interaction, match: re.Match[str]
+    ) -> None:
+        components = (interaction.data or {}).get("components") or []
+        amount = modal_value(list(components), AMOUNT_INPUT)  # type: ignore[arg-type]
+        await self.place_bet(
+            interaction, int(match["sid"]), int(match["round"]), int(match["side"]), amount
+        )
+
+    async def place_bet(
+        self,
+        interaction: discord.Interaction,
+        session_id: int,
+        round_number: int,
+        side: int,
+        amount: str,
+    ) -> None:
+        action = {"type": "bet", "round": round_number, "side": side, "amount": amount}
+        outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
+        await interaction.response.send_message(self._bet_receipt(outcome), ephemeral=True)
+        self.refresh(outcome.session)
+
+    @staticmethod
+    def _bet_receipt(outcome: Outcome) -> str:
+        names = seat_names(outcome.session.seats)
+        bet = next(event for event in outcome.events if event["type"] == "bet")
+        totals = bet["totals"]
+        previous = load_state(outcome.previous.state)
+        assert isinstance(previous, TableState)
+        rollers = previous.engine.rollers
+        lines = [
+            f"✅ You bet **{bet['amount']}** on **{names[bet['roller_seat']]}**. Bets are final.",
+            f"Totals now: {names[rollers[0]]} {totals[0]} · {names[rollers[1]]} {totals[1]}.",
+        ]
+        if any(event["type"] == "betting_closed" for event in outcome.events):
+            lines.append("Everyone has bet, so the dice were rolled: see the table.")
+        return "\n".join(lines)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, DiceBot)
+    await bot.add_cog(WeightedDice(bot))

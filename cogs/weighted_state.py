@@ -1,0 +1,148 @@
+"""Weighted Dice table as stored in a session row, and the pure pieces the cog builds on.
+
+A session's ``state`` is one of two envelopes:
+
+- ``LobbyState`` (session status "pending"): who opened the table and when the lobby
+  expires. The players themselves are the session's seats, in join order.
+- ``TableState`` (status "active", then "finished"): the engine's ``WeightedDiceState``
+  plus what only the Discord table needs: who may stop the game, the opening roll-off to
+  show in round one, when the current timer fires, and the last few notable happenings
+  (a player leaving, a void round) so a re-render after a restart still tells them.
+
+Nothing here talks to Discord or the database: it is plain data and parsing, unit-tested
+on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, StrictInt
+
+from game_core.base import Event
+from game_core.errors import IllegalMove
+from game_core.weighted_dice import DICE, WeightedDiceState
+
+GAME = "weighted_dice"
+
+# Notable engine events worth keeping on the table until a few more have happened.
+NOTICE_TYPES = frozenset({"player_left", "round_void", "house_passed", "house_timeout"})
+MAX_NOTICES = 4
+
+# A bet amount as typed in the modal: an optional sign and digits (the engine judges the
+# range, so "0" and "-3" get the engine's own explanation).
+_AMOUNT = re.compile(r"[+-]?[0-9]{1,12}")
+ALL_IN_WORDS = frozenset({"all", "all in", "all-in", "allin", "max"})
+
+
+class LobbyState(BaseModel):
+    kind: Literal["lobby"] = "lobby"
+    host: StrictInt
+    expires_at: float
+    # Why the lobby closed without a game ("expired", "host_left"); None while open.
+    closed: Literal["expired", "host_left"] | None = None
+
+
+class TableState(BaseModel):
+    kind: Literal["table"] = "table"
+    # The user who opened the lobby: they (or a server manager) may stop the game.
+    host: StrictInt
+    engine: WeightedDiceState
+    # The opening d20 roll-off events, shown on the table until the first round is scored.
+    roll_off: list[Event] = Field(default_factory=list)
+    first_house: StrictInt
+    # When the current phase's timer (house setup or betting window) fires.
+    deadline_at: float | None = None
+    notices: list[Event] = Field(default_factory=list)
+
+
+def load_state(state: dict[str, Any]) -> LobbyState | TableState:
+    if state.get("kind") == "lobby":
+        return LobbyState.model_validate(state)
+    return TableState.model_validate(state)
+
+
+def with_notices(previous: list[Event], events: list[Event]) -> list[Event]:
+    """The rolling list of notable events after one step: newest last, at most a few.
+
+    A house that passes in the normal rotation is not news (the table shows the house), so
+    only a pass caused by the house leaving is kept.
+    """
+    notable = [
+        event
+        for event in events
+        if event.get("type") in NOTICE_TYPES
+        and not (event.get("type") == "house_passed" and event.get("reason") == "rotation")
+    ]
+    if not notable:
+        # A scored round turns the page: old notices belong to rounds that are over.
+        if any(event.get("type") == "round_scored" for event in events):
+            return []
+        return previous
+    return (previous + notable)[-MAX_NOTICES:]
+
+
+def parse_amount(text: str, points: int) -> int:
+    """A bet amount typed by a player, as an int; "all" means every point they have.
+
+    Only the form is checked here: the engine decides whether the number is a legal bet.
+    """
+    cleaned = text.strip()
+    if cleaned.lower() in ALL_IN_WORDS:
+        return points
+    if not _AMOUNT.fullmatch(cleaned):
+        shown = cleaned[:20] or "nothing"
+        raise IllegalMove(
+            f"“{shown}” is not a whole number: type an amount from 1 to {points} (your points)."
+        )
+    return int(cleaned)
+
+
+# -- the house's setup draft, carried in the custom_ids of its ephemeral panel ------------
+
+UNSET = "x"
+DRAFT_FIELDS = ("r0", "d0", "r1", "d1")
+DRAFT_PATTERN = (
+    r"(?P<r0>[0-9]{1,2}|x)\.(?P<d0>[0-9]{1,2}|x)\.(?P<r1>[0-9]{1,2}|x)\.(?P<d1>[0-9]{1,2}|x)"
+)
+
+
+class Draft(BaseModel):
+    """The house's choices so far: roller seats and dice sides, None until picked."""
+
+    r0: int | None = None
+    d0: int | None = None
+    r1: int | None = None
+    d1: int | None = None
+
+    def encode(self) -> str:
+        return ".".join(UNSET if value is None else str(value) for value in self.values())
+
+    def values(self) -> tuple[int | None, int | None, int | None, int | None]:
+        return self.r0, self.d0, self.r1, self.d1
+
+    @classmethod
+    def from_groups(cls, groups: dict[str, str | None]) -> Draft:
+        parsed: dict[str, int | None] = {}
+        for name in DRAFT_FIELDS:
+            raw = groups.get(name)
+            parsed[name] = None if raw in (None, UNSET) else int(raw)  # type: ignore[arg-type]
+        return cls(**parsed)
+
+    def with_choice(self, field: str, value: str) -> Draft:
+        """A new draft with one field set from a select's value (validated strictly)."""
+        if field not in DRAFT_FIELDS or not value.isdigit() or len(value) > 2:
+            raise IllegalMove("That choice is not on the list: pick again.")
+        number = int(value)
+        if field.startswith("d") and number not in DICE:
+            raise IllegalMove("Pick a d4, d6, d8, d10, d12 or d20.")
+        return self.model_copy(update={field: number})
+
+    @property
+    def complete(self) -> bool:
+        return None not in self.values()
+
+    @property
+    def rollers(self) -> list[int]:
+        return [seat for seat in (self.r0, self.r1) if seat is not None]
