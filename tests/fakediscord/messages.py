@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .errors import CANNOT_SEND_EMPTY, DiscordError, invalid_form
 from .models import (
@@ -54,7 +54,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
             part = await reader.next()
             if part is None:
                 break
-            if not isinstance(part, web.BodyPartReader):
+            if not isinstance(part, BodyPartReader):
                 continue
             name = part.name or ""
             content = await part.read(decode=False)

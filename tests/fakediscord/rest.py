@@ -4,6 +4,7 @@ with Discord's codes, never a 5xx), with every request logged."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,8 @@ from .models import EPHEMERAL_FLAG, LOADING_FLAG, VIEW_CHANNEL, FakeChannel, Fak
 
 if TYPE_CHECKING:
     from .server import FakeDiscord, RequestRecord
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -187,6 +190,15 @@ class RestApi:
                 f"{record.method} {record.path}: the fake does not implement it yet",
             )
             return _json(body, error.status)
+        except Exception as error:
+            # A bug in the fake must not look like a Discord outage (discord.py retries a 5xx
+            # for 16 s): answer 400 at once and fail the test with the traceback's summary.
+            log.exception("fake discord crashed on %s %s", record.method, record.path)
+            body = {"message": f"fake discord crashed: {error!r}", "code": UNKNOWN_ROUTE}
+            record.status = 400
+            record.response = body
+            self.fake.record_problem("fake-crashed", f"{record.method} {record.path}: {error!r}")
+            return _json(body, 400)
         record.status = response.status
         body = getattr(response, "body", None)
         if isinstance(body, bytes) and body:
@@ -372,7 +384,11 @@ class RestApi:
         kind = int(payload.get("type", 0))
         # Everything up to marking the interaction answered runs without an await, so two
         # callbacks racing each other cannot both be accepted.
-        if interaction.callback_type is not None or interaction.late:
+        if interaction.late:
+            # Past the window the interaction is dead for Discord: every callback gets 10062.
+            interaction.callback_attempts.append((kind, 404))
+            raise not_found(UNKNOWN_INTERACTION, "interaction")
+        if interaction.callback_type is not None:
             interaction.callback_attempts.append((kind, 400))
             self.fake.record_problem(
                 "already-acknowledged",

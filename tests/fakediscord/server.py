@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +21,7 @@ from .commands import CommandRegistry
 from .errors import FakeUsageError
 from .gateway import GatewayServer
 from .interactions import FakeInteraction, InteractionType
+from .messages import apply_payload
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
@@ -246,6 +247,36 @@ class FakeDiscord:
             if waiter in self._waiters:
                 self._waiters.remove(waiter)
 
+    def next_change(self) -> asyncio.Future[None]:
+        """A future resolved by the next request or state change the fake sees."""
+        waiter = _Waiter(lambda: True)
+        self._waiters.append(waiter)
+        return waiter.future
+
+    async def wait_until(
+        self,
+        check: Callable[[], Awaitable[Any]],
+        *,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        what: str | None = None,
+    ) -> None:
+        """Like ``wait_for`` for an async check (e.g. a database read): ``check`` runs now
+        and again after each request or state change the fake sees, never on a timer."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    # Listen before checking, so a change during the check is not missed.
+                    changed = self.next_change()
+                    if await check():
+                        changed.cancel()
+                        return
+                    await changed
+        except TimeoutError:
+            raise AssertionError(
+                f"timed out after {timeout} s waiting for {what or 'a condition'}. "
+                f"Recent requests:\n{self.describe_recent_requests()}"
+            ) from None
+
     def describe_recent_requests(self, count: int = 12) -> str:
         lines = [f"  {record}" for record in self.requests[-count:]]
         return "\n".join(lines) or "  (none)"
@@ -437,6 +468,23 @@ class FakeDiscord:
         await self.gateway.dispatch_message_event(
             event, data, guild_id=None if guild is None else guild.id
         )
+
+    async def seed_bot_message(
+        self,
+        channel: FakeChannel,
+        *,
+        content: str = "",
+        embeds: list[dict[str, Any]] | None = None,
+        components: list[dict[str, Any]] | None = None,
+    ) -> FakeMessage:
+        """A message the bot posted "earlier" (say, by an older version with other
+        custom_ids), put in place without a request: for stale-control tests."""
+        message = self.new_message(channel, self.bot_user)
+        payload = {"content": content, "embeds": embeds or [], "components": components or []}
+        apply_payload(self, message, payload, [], creating=True)
+        await self.store_message(message)
+        self.notify()
+        return message
 
     async def post_user_message(
         self, user: FakeUser, channel: FakeChannel, content: str
