@@ -1,0 +1,89 @@
+"""Helpers for the Knucklebones end-to-end tests: reading the board as a player sees it,
+pressing its buttons, and looking at what the bot stored."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fakediscord import CallbackType, FakeDiscord, FakeMessage, InteractionOutcome, Player
+
+from bot.app import DiceBot
+from bot.games import Session
+
+TURN_IN_CUSTOM_ID = re.compile(r"kb:\d+:(\d+):col:[0-2]")
+MOVER_MENTION = re.compile(r"<@(\d+)>, your turn")
+
+
+def board_turn(board: FakeMessage) -> int | None:
+    """The turn the board's column buttons belong to (None when it shows no buttons)."""
+    for custom_id in board.custom_ids():
+        match = TURN_IN_CUSTOM_ID.fullmatch(custom_id)
+        if match is not None:
+            return int(match[1])
+    return None
+
+
+def mover_id(board: FakeMessage) -> int | None:
+    """Whose turn the board says it is (a human with buttons), from the message text."""
+    match = MOVER_MENTION.search(board.content)
+    return None if match is None else int(match[1])
+
+
+def enabled_columns(board: FakeMessage) -> list[int]:
+    return [
+        int(button["label"].removeprefix("Column ")) - 1
+        for button in board.buttons()
+        if str(button.get("label", "")).startswith("Column ") and not button.get("disabled")
+    ]
+
+
+def is_finished(board: FakeMessage) -> bool:
+    return board_turn(board) is None and (" wins" in board.content or " draw" in board.content)
+
+
+async def wait_for_turn(fake: FakeDiscord, board: FakeMessage, after: int) -> None:
+    """Wait until the board shows buttons for a turn later than ``after``, or the end."""
+    await fake.wait_for(
+        lambda: is_finished(board) or (board_turn(board) or 0) > after,
+        timeout=5,
+        what=f"the board to move past turn {after}",
+    )
+
+
+async def press_column(player: Player, board: FakeMessage, column: int) -> InteractionOutcome:
+    """Press Column ``column + 1`` and check the move was answered by editing the board."""
+    outcome = await player.click(board, f"Column {column + 1}")
+    assert outcome.type is CallbackType.UPDATE_MESSAGE, outcome.text()
+    assert outcome.message is board
+    return outcome
+
+
+async def session_for(bot: DiceBot, board: FakeMessage) -> Session:
+    row = await bot.db.fetch_one("SELECT id FROM sessions WHERE message_id = ?", (board.id,))
+    assert row is not None, "no session is attached to that message"
+    return await bot.sessions.require(int(row["id"]))
+
+
+async def stored_result(bot: DiceBot, session_id: int) -> tuple[dict[str, Any], list[Any]]:
+    """The results row (summary decoded) and its player rows, seat order."""
+    row = await bot.db.fetch_one("SELECT * FROM results WHERE session_id = ?", (session_id,))
+    assert row is not None, "no result was recorded"
+    result = dict(row)
+    result["summary"] = json.loads(result["summary"])
+    players = await bot.db.fetch_all(
+        "SELECT * FROM result_players WHERE result_id = ? ORDER BY seat", (row["id"],)
+    )
+    return result, [dict(player) for player in players]
+
+
+async def result_count(bot: DiceBot) -> int:
+    row = await bot.db.fetch_one("SELECT COUNT(*) AS n FROM results")
+    assert row is not None
+    return int(row["n"])
+
+
+def ai_board_idle(board: FakeMessage) -> bool:
+    """The AI game waits for the human (buttons shown) or is over."""
+    return is_finished(board) or board_turn(board) is not None
