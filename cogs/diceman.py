@@ -1,0 +1,368 @@
+"""``/diceman``: two duelists pick two of four dice in secret each round (by DM), then fight.
+
+The shared secret-duel flow (``cogs/secret_duel.py``) does the sessions, DMs, timers and
+public message; this module supplies the Diceman engine calls, words and controls.
+
+Components (prefix ``dm:``; the draft is the player's current, unconfirmed pick):
+``dm:<session>:<round>:move`` (public **Make your move**),
+``dm:<session>:<round>:pick:<draft>`` (the two-dice select) and
+``dm:<session>:<round>:ok:<draft>`` (Confirm). A draft is ``_`` or two of ``m p s h``
+(magic, priority, sword, shield) in that order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import DiceBot
+from bot.errors import UserError
+from bot.games import Session
+from bot.replies import Guarded
+from cogs.duel_render import (
+    DICEMAN_DICE,
+    DICEMAN_EMOJI,
+    DICEMAN_HELP,
+    dice_pair,
+    die_label,
+    narrate_diceman,
+)
+from cogs.secret_duel import (
+    SecretDuelGame,
+    SecretDuelHandler,
+    UiState,
+    confirm_choice,
+    controls_intro,
+    forfeit_game,
+    open_controls,
+    resume_open_games,
+    start_challenge,
+    start_vs_ai,
+    update_draft,
+)
+from game_core import diceman
+from game_core.ai.diceman import choose_dice
+from game_core.base import Event, GameResult
+from game_core.diceman import DicemanState
+from game_core.errors import IllegalMove
+
+GAME = "diceman"
+CODES: dict[str, str] = {"magic": "m", "priority": "p", "sword": "s", "shield": "h"}
+NAMES: dict[str, str] = {code: name for name, code in CODES.items()}
+NO_DRAFT = "_"
+_SESSION = r"(?P<session_id>[0-9]{1,19})"
+_ROUND = r"(?P<round>[0-9]{1,4})"
+_DRAFT = r"(?P<draft>_|[mpsh]{2})"
+
+
+def draft_code(dice: Sequence[str]) -> str:
+    """``["sword", "priority"]`` -> ``"ps"`` (canonical order); validates the pair."""
+    canonical = diceman.normalize_dice(list(dice))
+    return "".join(CODES[name] for name in canonical)
+
+
+def draft_dice(draft: str) -> list[str] | None:
+    """The two dice a draft names, or None for no (or a malformed) pick."""
+    if draft == NO_DRAFT or len(draft) != 2 or any(c not in NAMES for c in draft):
+        return None
+    try:
+        return diceman.normalize_dice([NAMES[c] for c in draft])
+    except IllegalMove:
+        return None
+
+
+class DicemanGame(SecretDuelGame[DicemanState]):
+    game = GAME
+    title = "Diceman"
+    command = "diceman"
+    round_word = "round"
+    vitals_word = "Life"
+    picks_key = "choices"
+    emoji = "🎲"
+
+    # -- the engine -----------------------------------------------------------------------
+
+    def new_game(
+        self, options: dict[str, Any], rng: random.Random
+    ) -> tuple[DicemanState, list[Event]]:
+        return diceman.new_game(rng)
+
+    def load(self, data: dict[str, Any]) -> DicemanState:
+        return DicemanState.model_validate(data)
+
+    def apply(
+        self, state: DicemanState, action: dict[str, Any], rng: random.Random
+    ) -> tuple[DicemanState, list[Event]]:
+        return diceman.apply(state, action, rng)
+
+    def public_view(self, state: DicemanState) -> dict[str, Any]:
+        return diceman.public_view(state)
+
+    def private_view(self, state: DicemanState, seat: int) -> dict[str, Any]:
+        return diceman.private_view(state, seat)
+
+    def round_of(self, state: DicemanState) -> int:
+        return state.round
+
+    def is_finished(self, state: DicemanState) -> bool:
+        return diceman.is_finished(state)
+
+    def result(self, state: DicemanState) -> GameResult | None:
+        return diceman.result(state)
+
+    def waiting_for(self, state: DicemanState) -> list[int]:
+        return diceman.to_act(state)
+
+    def is_secret(self, state: DicemanState) -> bool:
+        return True
+
+    def lock_action(
+        self, state: DicemanState, seat: int, choice: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        if choice is None or not isinstance(choice.get("dice"), list):
+            raise IllegalMove("Choose exactly two dice, then confirm.")
+        return {"type": "choose", "player": seat, "dice": list(choice["dice"])}
+
+    def ai_action(self, state: DicemanState, seat: int, rng: random.Random) -> dict[str, Any]:
+        return {"type": "choose", "player": seat, "dice": choose_dice(state, seat, rng)}
+
+    def reveal_events(self, events: Sequence[Event]) -> list[Event]:
+        return [dict(event) for event in events if event.get("type") == "reveal"]
+
+    def picks_of(self, reveal: Sequence[Event]) -> list[Any]:
+        return [list(choice) for choice in reveal[0]["choices"]]
+
+    def vitals(self, view: dict[str, Any]) -> tuple[list[int], int]:
+        return list(view["life"]), diceman.START_LIFE
+
+    # -- texts ----------------------------------------------------------------------------
+
+    def narrate(self, reveal: Sequence[Event], names: Sequence[str]) -> list[str]:
+        return narrate_diceman(reveal[0], names)
+
+    def seat_label(self, view: dict[str, Any], seat: int) -> str:
+        return ""
+
+    def subtitle(self, view: dict[str, Any]) -> str:
+        if view["phase"] == "finished":
+            return ""
+        return f"Round {view['round']} of at most {view['max_rounds']}."
+
+    def challenge_details(self, options: dict[str, Any]) -> str:
+        return (
+            "20 life each. Every round both players secretly pick two of **Magic d4**, "
+            "**Priority d6**, **Sword d8** and **Shield d10** (controls arrive by DM), then "
+            "the dice fight it out."
+        )
+
+    def choice_text(self, choice: Any) -> str:
+        dice = choice.get("dice") if isinstance(choice, dict) else choice
+        return dice_pair(diceman.normalize_dice(list(dice)))
+
+    # -- controls -------------------------------------------------------------------------
+
+    def controls(
+        self, session: Session, seat: int, state: DicemanState, draft: str, ui: UiState
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        picked = draft_dice(draft)
+        embed = discord.Embed(
+            title=f"🎲 Diceman — round {state.round}: your secret pick",
+            colour=discord.Colour.blurple(),
+        )
+        lines = controls_intro(session, self, state, seat, ui)
+        lines.append("")
+        lines.append("Pick **exactly two** dice in the menu, then press **Confirm**.")
+        lines.extend(
+            f"{DICEMAN_EMOJI[name]} **{die_label(name)}**: {DICEMAN_HELP[name]}"
+            for name in DICEMAN_DICE
+        )
+        if picked is not None:
+            lines.append("")
+            lines.append(f"Selected: {dice_pair(picked)} (not locked in until you confirm)")
+        embed.description = "\n".join(lines)
+        view = discord.ui.View(timeout=None)
+        code = NO_DRAFT if picked is None else draft
+        view.add_item(DicemanPick(session.id, state.round, code))
+        view.add_item(DicemanConfirm(session.id, state.round, code))
+        return embed, view
+
+    def public_buttons(self, session_id: int, round_no: int, secret: bool) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(DicemanMoveButton(session_id, round_no))
+        return view
+
+    def choice_from_draft(self, state: DicemanState, seat: int, draft: str) -> dict[str, Any]:
+        picked = draft_dice(draft)
+        if picked is None:
+            raise UserError("Pick two dice in the menu first, then confirm.")
+        return {"dice": picked}
+
+
+# ---------------------------------------------------------------------------------------------
+# Components
+# ---------------------------------------------------------------------------------------------
+
+
+class DicemanMoveButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"dm:{_SESSION}:{_ROUND}:move",
+):
+    """On the public message: opens the private controls as an ephemeral message."""
+
+    def __init__(self, session_id: int, round_no: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Make your move",
+                emoji="🎲",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"dm:{session_id}:{round_no}:move",
+            )
+        )
+        self.session_id = session_id
+        self.round_no = round_no
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DicemanMoveButton:
+        return cls(int(match["session_id"]), int(match["round"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await open_controls(interaction, GAME, self.session_id, self.round_no)
+
+
+def _pick_options(picked: Sequence[str] | None) -> list[discord.SelectOption]:
+    return [
+        discord.SelectOption(
+            label=die_label(name),
+            value=name,
+            emoji=DICEMAN_EMOJI[name],
+            description=DICEMAN_HELP[name][:100],
+            default=picked is not None and name in picked,
+        )
+        for name in DICEMAN_DICE
+    ]
+
+
+class DicemanPick(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"dm:{_SESSION}:{_ROUND}:pick:{_DRAFT}",
+):
+    """The two-dice select (min 2, max 2). Changing it redraws the controls; nothing is
+    committed until Confirm."""
+
+    def __init__(self, session_id: int, round_no: int, draft: str) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dm:{session_id}:{round_no}:pick:{draft}",
+                placeholder="Pick two dice",
+                min_values=2,
+                max_values=2,
+                options=_pick_options(draft_dice(draft)),
+            )
+        )
+        self.session_id = session_id
+        self.round_no = round_no
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DicemanPick:
+        return cls(int(match["session_id"]), int(match["round"]), match["draft"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        draft = draft_code(self.item.values)
+        await update_draft(interaction, GAME, self.session_id, self.round_no, draft)
+
+
+class DicemanConfirm(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"dm:{_SESSION}:{_ROUND}:ok:{_DRAFT}",
+):
+    def __init__(self, session_id: int, round_no: int, draft: str) -> None:
+        picked = draft_dice(draft)
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm"
+                if picked is None
+                else f"Confirm {' + '.join(d.capitalize() for d in picked)}",
+                emoji="🔒",
+                style=discord.ButtonStyle.success,
+                disabled=picked is None,
+                custom_id=f"dm:{session_id}:{round_no}:ok:{draft}",
+            )
+        )
+        self.session_id = session_id
+        self.round_no = round_no
+        self.draft = draft
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DicemanConfirm:
+        return cls(int(match["session_id"]), int(match["round"]), match["draft"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await confirm_choice(interaction, GAME, self.session_id, self.round_no, self.draft)
+
+
+COMPONENTS = (DicemanMoveButton, DicemanPick, DicemanConfirm)
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------------------------
+
+
+@app_commands.guild_only()
+class Diceman(
+    commands.GroupCog,
+    group_name="diceman",
+    group_description="Diceman: pick two of four dice in secret, then duel.",
+):
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.rules = DicemanGame()
+        self.handler = SecretDuelHandler(bot, self.rules)
+        self._resume: asyncio.Task[None] | None = None
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.sessions.register(self.handler)
+        self.bot.register_components(*COMPONENTS)
+        self._resume = asyncio.create_task(resume_open_games(self.bot, self.handler))
+
+    async def cog_unload(self) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._resume
+
+    @app_commands.command(name="challenge", description="Challenge someone to a Diceman duel.")
+    @app_commands.describe(opponent="The player you want to duel")
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member) -> None:
+        await start_challenge(self.bot, self.rules, interaction, opponent, {})
+
+    @app_commands.command(name="ai", description="Play Diceman against me.")
+    async def ai(self, interaction: discord.Interaction) -> None:
+        await start_vs_ai(self.bot, self.handler, interaction, {})
+
+    @app_commands.command(name="forfeit", description="Give up your Diceman game in this channel.")
+    async def forfeit(self, interaction: discord.Interaction) -> None:
+        await forfeit_game(self.bot, self.handler, interaction)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, DiceBot)
+    await bot.add_cog(Diceman(bot))

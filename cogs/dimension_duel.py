@@ -1,0 +1,547 @@
+"""``/duel``: Dimension Duel, Tau against Kaon, in tactical (secret choices by DM) or
+classic (the dice choose; each player presses Roll) mode.
+
+The shared secret-duel flow (``cogs/secret_duel.py``) does the sessions, DMs, timers and
+public message; this module supplies the Dimension Duel engine calls, words and controls.
+
+Components (prefix ``dd:``): ``dd:<session>:<turn>:move`` (public **Make your move**,
+tactical), ``dd:<session>:<turn>:roll`` (public **Roll**, classic), and the private
+controls ``dd:<session>:<turn>:<dev|reg|fn|ok>:<draft>``. A draft is three characters, one
+per field, ``_`` while unset: device ``t``/``k``, region ``h``/``t``/``x`` (head, torso,
+extremities), function ``b`` bluff, ``d`` disruptor, ``a`` delayed attack, ``f`` deflector,
+``i`` intensifier, ``s`` changer self, ``o`` changer opponent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import DiceBot
+from bot.errors import UserError
+from bot.games import Session
+from bot.replies import Guarded
+from cogs.duel_render import (
+    DEVICE_NAMES,
+    DUEL_ROLES,
+    FUNCTION_HELP,
+    FUNCTION_NAMES,
+    REGION_NAMES,
+    charges_left,
+    narrate_duel,
+)
+from cogs.secret_duel import (
+    SecretDuelGame,
+    SecretDuelHandler,
+    UiState,
+    confirm_choice,
+    controls_intro,
+    forfeit_game,
+    open_controls,
+    press_roll,
+    resume_open_games,
+    start_challenge,
+    start_vs_ai,
+    update_draft,
+)
+from game_core import dimension_duel as dd
+from game_core.ai.dimension_duel import choose_action
+from game_core.base import Event, GameResult
+from game_core.dimension_duel import DuelState
+from game_core.errors import IllegalMove
+
+GAME = "dimension_duel"
+UNSET = "_"
+FIELDS = ("dev", "reg", "fn")
+DEVICE_CODES = {"tau": "t", "kaon": "k"}
+REGION_CODES = {"head": "h", "torso": "t", "extremities": "x"}
+FUNCTION_CODES = {
+    "bluff": "b",
+    "disruptor": "d",
+    "delayed_attack": "a",
+    "deflector": "f",
+    "intensifier": "i",
+    "changer_self": "s",
+    "changer_opponent": "o",
+}
+CODE_TABLES: tuple[dict[str, str], ...] = (DEVICE_CODES, REGION_CODES, FUNCTION_CODES)
+EMPTY_DRAFT = UNSET * 3
+REVEAL_TYPES = frozenset(
+    {"reveal", "calibration", "focus", "functions", "dice_awarded", "faces_rolled", "damage", "hp"}
+)
+_SESSION = r"(?P<session_id>[0-9]{1,19})"
+_TURN = r"(?P<turn>[0-9]{1,4})"
+_DRAFT = r"(?P<draft>[tk_][htx_][bdafiso_])"
+
+
+def decode_draft(draft: str) -> tuple[str | None, str | None, str | None]:
+    """(device, region, function) of a draft, None where unset or unknown."""
+    if len(draft) != 3:
+        return None, None, None
+    decoded: list[str | None] = []
+    for code, table in zip(draft, CODE_TABLES, strict=True):
+        decoded.append(next((name for name, c in table.items() if c == code), None))
+    return decoded[0], decoded[1], decoded[2]
+
+
+def with_field(draft: str, field: str, value: str) -> str:
+    """The draft with one field set; IllegalMove for a value that field cannot take."""
+    index = FIELDS.index(field)
+    code = CODE_TABLES[index].get(value)
+    if code is None:
+        raise IllegalMove("That option is not available: pick one from the menu.")
+    padded = draft if len(draft) == 3 else EMPTY_DRAFT
+    return padded[:index] + code + padded[index + 1 :]
+
+
+class DimensionDuelGame(SecretDuelGame[DuelState]):
+    game = GAME
+    title = "Dimension Duel"
+    command = "duel"
+    round_word = "turn"
+    vitals_word = "HP"
+    picks_key = "functions"
+    emoji = "⚛️"
+    random_first_seat = True
+
+    # -- the engine -----------------------------------------------------------------------
+
+    def new_game(
+        self, options: dict[str, Any], rng: random.Random
+    ) -> tuple[DuelState, list[Event]]:
+        return dd.new_game(
+            rng,
+            mode=str(options.get("mode", "tactical")),
+            start_hp=int(options.get("hp", dd.DEFAULT_HP)),
+        )
+
+    def load(self, data: dict[str, Any]) -> DuelState:
+        return DuelState.model_validate(data)
+
+    def apply(
+        self, state: DuelState, action: dict[str, Any], rng: random.Random
+    ) -> tuple[DuelState, list[Event]]:
+        return dd.apply(state, action, rng)
+
+    def public_view(self, state: DuelState) -> dict[str, Any]:
+        return dd.public_view(state)
+
+    def private_view(self, state: DuelState, seat: int) -> dict[str, Any]:
+        return dd.private_view(state, seat)
+
+    def round_of(self, state: DuelState) -> int:
+        return state.turn
+
+    def is_finished(self, state: DuelState) -> bool:
+        return dd.is_finished(state)
+
+    def result(self, state: DuelState) -> GameResult | None:
+        return dd.result(state)
+
+    def waiting_for(self, state: DuelState) -> list[int]:
+        return dd.to_act(state)
+
+    def is_secret(self, state: DuelState) -> bool:
+        return state.mode == "tactical"
+
+    def lock_action(
+        self, state: DuelState, seat: int, choice: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        if state.mode == "classic":
+            if choice is not None:
+                raise IllegalMove("In classic mode the dice choose for you: press **Roll**.")
+            return {"type": "roll", "player": seat}
+        if choice is None:
+            raise IllegalMove(
+                "In tactical mode you choose your device, region and function: press "
+                "**Make your move**."
+            )
+        return {
+            "type": "choose",
+            "player": seat,
+            "device": choice.get("device"),
+            "region": choice.get("region"),
+            "function": choice.get("function"),
+        }
+
+    def ai_action(self, state: DuelState, seat: int, rng: random.Random) -> dict[str, Any]:
+        return choose_action(state, seat, rng).model_dump()
+
+    def reveal_events(self, events: Sequence[Event]) -> list[Event]:
+        return [dict(event) for event in events if event.get("type") in REVEAL_TYPES]
+
+    def picks_of(self, reveal: Sequence[Event]) -> list[Any]:
+        functions = next(e for e in reveal if e["type"] == "functions")["functions"]
+        return list(functions)
+
+    def vitals(self, view: dict[str, Any]) -> tuple[list[int], int]:
+        return list(view["hp"]), int(view["start_hp"])
+
+    def summary_extra(self, state: DuelState) -> dict[str, Any]:
+        # Tau (seat 0) attacks on turn 1.
+        return {"mode": state.mode, "first_seat": dd.TAU, "start_hp": state.start_hp}
+
+    # -- texts ----------------------------------------------------------------------------
+
+    def narrate(self, reveal: Sequence[Event], names: Sequence[str]) -> list[str]:
+        return narrate_duel(reveal, names)
+
+    def seat_label(self, view: dict[str, Any], seat: int) -> str:
+        if view["phase"] == "finished":
+            return f" · {DUEL_ROLES[seat]}"
+        role = "attacking" if view["attacker"] == seat else "defending"
+        return f" · {DUEL_ROLES[seat]}, {role}"
+
+    def seat_details(self, view: dict[str, Any], seat: int) -> list[str]:
+        charges = view.get("charges")
+        if not charges:
+            return []
+        return [f"Functions left: {charges_left(charges[seat])}"]
+
+    def subtitle(self, view: dict[str, Any]) -> str:
+        mode = (
+            "tactical: secret choices" if view["mode"] == "tactical" else "classic: the dice choose"
+        )
+        return f"Mode **{mode}** · {view['start_hp']} HP each · Tau attacks on odd turns."
+
+    def challenge_details(self, options: dict[str, Any]) -> str:
+        mode = options.get("mode", "tactical")
+        hp = options.get("hp", dd.DEFAULT_HP)
+        how = (
+            "both players choose ray/shield, region and function in secret (controls by DM)"
+            if mode == "tactical"
+            else "the dice choose everything; each player presses Roll"
+        )
+        return f"Mode **{mode}** ({how}), **{hp} HP** each. A coin flip decides who is Tau."
+
+    def choice_text(self, choice: Any) -> str:
+        if not isinstance(choice, dict):
+            return "locked in"
+        return (
+            f"{DEVICE_NAMES.get(choice.get('device', ''), '?')} particles · "
+            f"{REGION_NAMES.get(choice.get('region', ''), '?')} · "
+            f"{FUNCTION_NAMES.get(choice.get('function', ''), '?')}"
+        )
+
+    # -- controls -------------------------------------------------------------------------
+
+    def controls(
+        self, session: Session, seat: int, state: DuelState, draft: str, ui: UiState
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        device, region, function = decode_draft(draft)
+        usable = dd.available_functions(state, seat)
+        if function is not None and function not in usable:
+            function = None
+        code = (
+            (DEVICE_CODES[device] if device else UNSET)
+            + (REGION_CODES[region] if region else UNSET)
+            + (FUNCTION_CODES[function] if function else UNSET)
+        )
+        attacking = state.attacker == seat
+        role = "attack" if attacking else "defend"
+        embed = discord.Embed(
+            title=(
+                f"⚛️ Dimension Duel — turn {state.turn}: you {role} "
+                f"({DUEL_ROLES[seat]}) — your secret choice"
+            ),
+            colour=discord.Colour.blurple(),
+        )
+        lines = controls_intro(session, self, state, seat, ui)
+        lines.append("")
+        if attacking:
+            lines.append(
+                "1️⃣ Fire a **Tau** or **Kaon ray**: a shield of the other type gives you a die."
+            )
+            lines.append("2️⃣ **Focus** your beam: a different reinforced region gives you a die.")
+        else:
+            lines.append(
+                "1️⃣ Raise an **anti-Tau** or **anti-Kaon shield**: match the ray to block its die."
+            )
+            lines.append("2️⃣ **Reinforce** a region: match the focus to block its die.")
+        lines.append("3️⃣ Pick a **function** (each special one works once per game; Bluff always).")
+        lines.append("Then press **Confirm**: a choice is final.")
+        embed.description = "\n".join(lines)
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            DuelField(session.id, state.turn, "dev", code, attacking=attacking, usable=usable)
+        )
+        view.add_item(
+            DuelField(session.id, state.turn, "reg", code, attacking=attacking, usable=usable)
+        )
+        view.add_item(
+            DuelField(session.id, state.turn, "fn", code, attacking=attacking, usable=usable)
+        )
+        view.add_item(DuelConfirm(session.id, state.turn, code))
+        return embed, view
+
+    def public_buttons(self, session_id: int, round_no: int, secret: bool) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        if secret:
+            view.add_item(DuelMoveButton(session_id, round_no))
+        else:
+            view.add_item(DuelRollButton(session_id, round_no))
+        return view
+
+    def choice_from_draft(self, state: DuelState, seat: int, draft: str) -> dict[str, Any]:
+        device, region, function = decode_draft(draft)
+        if device is None or region is None or function is None:
+            raise UserError("Choose your device, region and function in the menus first.")
+        return {"device": device, "region": region, "function": function}
+
+
+# ---------------------------------------------------------------------------------------------
+# Components
+# ---------------------------------------------------------------------------------------------
+
+
+class DuelMoveButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"dd:{_SESSION}:{_TURN}:move",
+):
+    """On the public message (tactical): opens the private controls as an ephemeral."""
+
+    def __init__(self, session_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Make your move",
+                emoji="⚛️",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"dd:{session_id}:{turn}:move",
+            )
+        )
+        self.session_id = session_id
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DuelMoveButton:
+        return cls(int(match["session_id"]), int(match["turn"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await open_controls(interaction, GAME, self.session_id, self.turn)
+
+
+class DuelRollButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"dd:{_SESSION}:{_TURN}:roll",
+):
+    """On the public message (classic): lock in; the dice choose everything."""
+
+    def __init__(self, session_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Roll",
+                emoji="🎲",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"dd:{session_id}:{turn}:roll",
+            )
+        )
+        self.session_id = session_id
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DuelRollButton:
+        return cls(int(match["session_id"]), int(match["turn"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await press_roll(interaction, GAME, self.session_id, self.turn)
+
+
+def _field_options(
+    field: str, draft: str, *, attacking: bool, usable: Sequence[str]
+) -> tuple[str, list[discord.SelectOption]]:
+    device, region, function = decode_draft(draft)
+    if field == "dev":
+        placeholder = "1️⃣ Your ray" if attacking else "1️⃣ Your shield"
+        options = [
+            discord.SelectOption(
+                label=f"{DEVICE_NAMES[d]} ray" if attacking else f"Anti-{DEVICE_NAMES[d]} shield",
+                value=d,
+                default=d == device,
+            )
+            for d in dd.DEVICES
+        ]
+    elif field == "reg":
+        placeholder = "2️⃣ Focus your beam on…" if attacking else "2️⃣ Reinforce your shield at…"
+        verb = "Focus" if attacking else "Reinforce"
+        options = [
+            discord.SelectOption(label=f"{verb}: {REGION_NAMES[r]}", value=r, default=r == region)
+            for r in dd.REGIONS
+        ]
+    else:
+        placeholder = "3️⃣ Your function"
+        options = [
+            discord.SelectOption(
+                label=FUNCTION_NAMES[f],
+                value=f,
+                description=FUNCTION_HELP[f][:100],
+                default=f == function,
+            )
+            for f in usable
+        ]
+    return placeholder, options
+
+
+class DuelField(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"dd:{_SESSION}:{_TURN}:(?P<field>dev|reg|fn):{_DRAFT}",
+):
+    """One of the three tactical selects. Changing it redraws the controls with the new
+    draft (carried in every component's custom_id); nothing is committed."""
+
+    def __init__(
+        self,
+        session_id: int,
+        turn: int,
+        field: str,
+        draft: str,
+        *,
+        attacking: bool = True,
+        usable: Sequence[str] = dd.FUNCTIONS,
+    ) -> None:
+        placeholder, options = _field_options(field, draft, attacking=attacking, usable=usable)
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dd:{session_id}:{turn}:{field}:{draft}",
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+                options=options,
+            )
+        )
+        self.session_id = session_id
+        self.turn = turn
+        self.field = field
+        self.draft = draft
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DuelField:
+        # The options shown do not matter here: only the chosen value and the draft do.
+        return cls(int(match["session_id"]), int(match["turn"]), match["field"], match["draft"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if len(values) != 1:
+            raise IllegalMove("Pick one option from the menu.")
+        draft = with_field(self.draft, self.field, str(values[0]))
+        await update_draft(interaction, GAME, self.session_id, self.turn, draft)
+
+
+class DuelConfirm(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"dd:{_SESSION}:{_TURN}:ok:{_DRAFT}",
+):
+    def __init__(self, session_id: int, turn: int, draft: str) -> None:
+        complete = UNSET not in draft
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm" if complete else "Confirm (choose all three first)",
+                emoji="🔒",
+                style=discord.ButtonStyle.success,
+                disabled=not complete,
+                custom_id=f"dd:{session_id}:{turn}:ok:{draft}",
+            )
+        )
+        self.session_id = session_id
+        self.turn = turn
+        self.draft = draft
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DuelConfirm:
+        return cls(int(match["session_id"]), int(match["turn"]), match["draft"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await confirm_choice(interaction, GAME, self.session_id, self.turn, self.draft)
+
+
+COMPONENTS = (DuelMoveButton, DuelRollButton, DuelField, DuelConfirm)
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------------------------
+
+Mode = Literal["tactical", "classic"]
+StartHp = app_commands.Range[int, dd.MIN_START_HP, dd.MAX_START_HP]
+
+
+@app_commands.guild_only()
+class DimensionDuel(
+    commands.GroupCog,
+    group_name="duel",
+    group_description="Dimension Duel: Tau against Kaon, particle rays and shields.",
+):
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+        self.rules = DimensionDuelGame()
+        self.handler = SecretDuelHandler(bot, self.rules)
+        self._resume: asyncio.Task[None] | None = None
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.sessions.register(self.handler)
+        self.bot.register_components(*COMPONENTS)
+        self._resume = asyncio.create_task(resume_open_games(self.bot, self.handler))
+
+    async def cog_unload(self) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._resume
+
+    @app_commands.command(name="challenge", description="Challenge someone to a Dimension Duel.")
+    @app_commands.describe(
+        opponent="The player you want to duel",
+        mode="tactical: secret choices (default); classic: the dice choose everything",
+        hp="Starting hit points for both (10 to 150, default 75)",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        mode: Mode = "tactical",
+        hp: StartHp = dd.DEFAULT_HP,
+    ) -> None:
+        await start_challenge(
+            self.bot, self.rules, interaction, opponent, {"mode": mode, "hp": int(hp)}
+        )
+
+    @app_commands.command(name="ai", description="Play a Dimension Duel against me.")
+    @app_commands.describe(
+        mode="tactical: secret choices (default); classic: the dice choose everything",
+        hp="Starting hit points for both (10 to 150, default 75)",
+    )
+    async def ai(
+        self, interaction: discord.Interaction, mode: Mode = "tactical", hp: StartHp = dd.DEFAULT_HP
+    ) -> None:
+        await start_vs_ai(self.bot, self.handler, interaction, {"mode": mode, "hp": int(hp)})
+
+    @app_commands.command(
+        name="forfeit", description="Give up your Dimension Duel in this channel."
+    )
+    async def forfeit(self, interaction: discord.Interaction) -> None:
+        await forfeit_game(self.bot, self.handler, interaction)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, DiceBot)
+    await bot.add_cog(DimensionDuel(bot))
