@@ -307,7 +307,7 @@ class DicemanState(BaseModel):
     round: int = 1
     max_rounds: int = DEFAULT_MAX_ROUNDS
     life: list[int] = Field(default_factory=lambda: [START_LIFE, START_LIFE])
-    choices: list[list[str] | None] = Field(default_factory=lambda: [None, None])
+    choices: list[list[str] | None] = Field(default_factory=lambda: [None, None])  # type: ignore[arg-type]
     last_round: dict[str, Any] | None = None
     result: GameResult | None = None
 

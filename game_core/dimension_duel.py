@@ -308,7 +308,7 @@ class DuelState(BaseModel):
     # Remaining once-per-game charges per player (tactical mode only; classic never spends).
     charges: list[dict[str, int]] = Field(default_factory=_full_charges)
     locked: list[bool] = Field(default_factory=lambda: [False, False])
-    choices: list[DuelChoice | None] = Field(default_factory=lambda: [None, None])
+    choices: list[DuelChoice | None] = Field(default_factory=lambda: [None, None])  # type: ignore[arg-type]
     last_turn: dict[str, Any] | None = None
     result: GameResult | None = None
 

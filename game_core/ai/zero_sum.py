@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 Number = TypeVar("Number", float, Fraction)
 
@@ -43,20 +43,22 @@ def solve_matrix_game(matrix: Sequence[Sequence[Number]]) -> MatrixGameSolution[
         raise ValueError("A matrix game needs a non-empty rectangular payoff matrix.")
     columns = len(matrix[0])
     exact = _is_exact(matrix)
-    one = Fraction(1) if exact else 1.0
-    zero = one - one
-    tolerance = zero if exact else FLOAT_TOLERANCE
+    # The arithmetic below is the same for both number types; Any spares the checker the
+    # float/Fraction mix it cannot follow.
+    one: Any = Fraction(1) if exact else 1.0
+    zero: Any = one - one
+    tolerance: Any = zero if exact else FLOAT_TOLERANCE
 
     lowest = min(min(line) for line in matrix)
     shift = one - lowest  # every shifted entry is >= 1, so the game value is positive
     width = columns + rows + 1  # decision columns, slack columns, right-hand side
-    tableau = [
+    tableau: list[list[Any]] = [
         [matrix[i][j] + shift for j in range(columns)]
         + [one if k == i else zero for k in range(rows)]
         + [one]
         for i in range(rows)
     ]
-    objective = [-one] * columns + [zero] * rows + [zero]
+    objective: list[Any] = [-one] * columns + [zero] * rows + [zero]
     basis = [columns + i for i in range(rows)]
 
     while True:
@@ -97,8 +99,8 @@ def solve_matrix_game(matrix: Sequence[Sequence[Number]]) -> MatrixGameSolution[
     for i, variable in enumerate(basis):
         if variable < columns:
             column_weights[variable] = tableau[i][-1]
-    column = [weight / total for weight in column_weights]
-    row = [max(zero, objective[columns + i]) / total for i in range(rows)]
+    column: list[Any] = [weight / total for weight in column_weights]
+    row: list[Any] = [max(zero, objective[columns + i]) / total for i in range(rows)]
     if not exact:
         # Rounding can leave the float strategies a hair off the simplex.
         row = _renormalise(row)

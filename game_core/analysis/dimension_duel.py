@@ -114,7 +114,10 @@ def play_duel(
             "functions": (choices[0][2], choices[1][2]),
         }
         counts = dice_to_roll(attacker, **arguments)
-        faces = tuple([rng.randint(1, DIE) for _ in range(counts[p])] for p in (0, 1))
+        faces = (
+            [rng.randint(1, DIE) for _ in range(counts[0])],
+            [rng.randint(1, DIE) for _ in range(counts[1])],
+        )
         outcome = resolve_turn((hp[0], hp[1]), attacker, rolls=faces, **arguments)
         hp = list(outcome.hp)
         if outcome.finished:
