@@ -424,7 +424,9 @@ def apply(
         "damage": list(outcome.damage),
         "life": list(outcome.life),
     }
-    events.append({"type": "reveal", **reveal})
+    # The reveal sums the round up; the phase events after it narrate it step by step.
+    events.append({"type": "reveal", **{k: v for k, v in reveal.items() if k != "phases"}})
+    events += [{**phase, "round": new.round} for phase in outcome.events]
     new.life = list(outcome.life)
     new.last_round = reveal
     new.choices = [None, None]

@@ -74,7 +74,18 @@ def test_example_1_through_apply() -> None:
     state, events = play_round(state, (["priority", "sword"], ["sword", "shield"]), [4, 6, 5, 8])
     assert state.life == [15, 16]
     reveal = next(e for e in events if e["type"] == "reveal")
+    assert reveal["choices"] == [["priority", "sword"], ["sword", "shield"]]
     assert reveal["rolls"] == [{"priority": 4, "sword": 6}, {"sword": 5, "shield": 8}]
+    assert [e["type"] for e in events] == [
+        "locked_in",
+        "locked_in",
+        "reveal",
+        "phase",
+        "phase",
+        "round_started",
+    ]
+    assert [e["phase"] for e in events if e["type"] == "phase"] == [4, 0]
+    assert state.last_round is not None and len(state.last_round["phases"]) == 2
     assert state.round == 2 and state.phase == "choose"
 
 
