@@ -253,7 +253,8 @@ def _advantage_lines(title: str, block: dict[str, Any]) -> list[str]:
     return [
         f"{title} ({block['games']:,} duels):",
         f"  Tau (attacks first) wins {block['tau_win_rate']:.1%} [95% CI {low:.1%}-{high:.1%}], "
-        f"Kaon {block['kaon_wins'] / block['games']:.1%}, draws {block['draws']}",
+        f"Kaon {block['kaon_wins'] / block['games']:.1%}, draws {block['draws']}; "
+        f"Tau takes {block['tau_share_of_decided']:.1%} of decided duels",
         f"  length in turns: mean {length['mean']:.1f}, median {length['median']}, "
         f"10%-90% {length['p10']}-{length['p90']}, range {length['min']}-{length['max']}",
         "  " + "  ".join(f"{name}: {share:.1%}" for name, share in length["buckets"].items()),
