@@ -38,6 +38,8 @@ Results: a finished game records ``GameResult`` with the summary keys ``score_li
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 import re
 from collections.abc import Callable
@@ -82,11 +84,28 @@ AMOUNT_INPUT = "amount"
 MODAL_TITLE_LIMIT = 45
 BUTTON_NAME_LIMIT = 40
 
+# How long a bet or a join waits before the table is re-rendered (see ``refresh``).
+COALESCE_DELAY_SECONDS = 0.3
+
 DiceSource = Callable[[StepContext], random.Random]
 
 
 def session_dice(ctx: StepContext) -> random.Random:
     return ctx.rng
+
+
+def _signature(fields: dict[str, Any]) -> str:
+    """What a render would show, as one comparable string."""
+    view = fields.get("view")
+    return json.dumps(
+        {
+            "content": fields.get("content"),
+            "embed": fields["embed"].to_dict(),
+            "components": view.to_components() if view is not None else [],
+        },
+        sort_keys=True,
+        default=str,
+    )
 
 
 def _bot(interaction: discord.Interaction) -> DiceBot:
@@ -450,6 +469,12 @@ class WeightedDice(
         self.bot = bot
         # The rng the engine rolls with, per transaction (see the module docstring).
         self.dice_source: DiceSource = session_dice
+        # Seconds a bet or a join waits before the table is re-rendered, so that a burst
+        # lands in one edit (see ``refresh``).
+        self.coalesce_delay = COALESCE_DELAY_SECONDS
+        # What each table message shows now, to skip edits that would change nothing. A
+        # cache only: after a restart it is empty and the first edit simply goes out.
+        self._shown: dict[int, str] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -768,17 +793,36 @@ class WeightedDice(
                 view = table_view(session, state.engine)
         return {"content": rendered.content, "embed": rendered.embed, "view": view}
 
-    def refresh(self, session: Session, note: str | None = None) -> None:
-        """Ask for the public message to show the newest state (coalesced with other asks)."""
+    def refresh(self, session: Session, note: str | None = None, *, gather: bool = False) -> None:
+        """Ask for the public message to show the newest state.
+
+        Requests go through ``bot.editor``, which keeps one edit in flight per message and
+        folds the requests that arrive meanwhile into one follow-up. ``gather`` (bets and
+        joins, which come in bursts) waits ``coalesce_delay`` before rendering, so the
+        first edit of a burst already shows most of it; an edit that would show exactly
+        what the message shows already is skipped.
+        """
         message_id = session.message_id
         if message_id is None:
             return
         session_id = session.id
+        delay = self.coalesce_delay if gather else 0.0
 
         async def edit() -> None:
+            if delay > 0:
+                await asyncio.sleep(delay)
             fresh = await self.bot.sessions.get(session_id)
-            if fresh is not None:
-                await self.bot.edit_public_message(fresh, **self.render(fresh, note=note))
+            if fresh is None:
+                return
+            fields = self.render(fresh, note=note)
+            signature = _signature(fields)
+            if self._shown.get(message_id) == signature:
+                return
+            await self.bot.edit_public_message(fresh, **fields)
+            if fresh.is_open:
+                self._shown[message_id] = signature
+            else:
+                self._shown.pop(message_id, None)
 
         self.bot.editor.request(message_id, edit)
 
@@ -801,7 +845,7 @@ class WeightedDice(
             action["name"] = interaction.user.display_name
         outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
         await interaction.response.defer()
-        self.refresh(outcome.session)
+        self.refresh(outcome.session, gather=choice == "join")
 
     async def _house_table(
         self, interaction: discord.Interaction, session_id: int, round_number: int
@@ -920,7 +964,9 @@ class WeightedDice(
         action = {"type": "bet", "round": round_number, "side": side, "amount": amount}
         outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
         await interaction.response.send_message(self._bet_receipt(outcome), ephemeral=True)
-        self.refresh(outcome.session)
+        # A bet that closed the window shows the rolls at once; live totals can wait a bit.
+        closed = any(event["type"] == "betting_closed" for event in outcome.events)
+        self.refresh(outcome.session, gather=not closed)
 
     @staticmethod
     def _bet_receipt(outcome: Outcome) -> str:
