@@ -48,34 +48,44 @@ def picture(view: dict[str, Any]) -> Image.Image:
     return image.convert("RGB")
 
 
-def die_fill(image: Image.Image, seat: int, column: int, slot: int) -> tuple[int, int, int]:
+Colour = tuple[int, int, int]
+
+
+def near(actual: Colour, expected: Colour, tolerance: int = 8) -> bool:
+    """Colours match, allowing for the small shifts of the picture's fixed palette."""
+    return all(abs(a - e) <= tolerance for a, e in zip(actual, expected, strict=True))
+
+
+def pixel(image: Image.Image, x: int, y: int) -> Colour:
+    value = image.getpixel((x, y))
+    assert isinstance(value, tuple)
+    return value[0], value[1], value[2]
+
+
+def die_fill(image: Image.Image, seat: int, column: int, slot: int) -> Colour:
     """The colour of a die's face, sampled between its pips (away from its outline)."""
     left, top, _, _ = render.die_box(seat, column, slot)
-    pixel = image.getpixel((left + render.DIE * 3 // 8, top + render.DIE // 2 + 1))
-    assert isinstance(pixel, tuple)
-    return pixel[0], pixel[1], pixel[2]
+    return pixel(image, left + render.DIE * 3 // 8, top + render.DIE // 2 + 1)
 
 
-def edge(image: Image.Image, seat: int, column: int, slot: int) -> tuple[int, int, int]:
+def edge(image: Image.Image, seat: int, column: int, slot: int) -> Colour:
     left, top, _, _ = render.die_box(seat, column, slot)
-    pixel = image.getpixel((left + render.DIE // 2, top + 1))
-    assert isinstance(pixel, tuple)
-    return pixel[0], pixel[1], pixel[2]
+    return pixel(image, left + render.DIE // 2, top + 1)
 
 
 def test_the_picture_has_every_die_with_doubles_and_triples_coloured() -> None:
     boards = [[[2, 2, 5], [6, 6, 6], []], [[1], [], [3, 4]]]
     image = picture(position(boards))
     assert image.size == (render.WIDTH, render.HEIGHT)
-    assert die_fill(image, 0, 0, 0) == render.DOUBLE_FACE
-    assert die_fill(image, 0, 0, 1) == render.DOUBLE_FACE
-    assert die_fill(image, 0, 0, 2) == render.DIE_FACE
-    assert {die_fill(image, 0, 1, slot) for slot in range(3)} == {render.TRIPLE_FACE}
-    assert die_fill(image, 1, 0, 0) == render.DIE_FACE
-    assert die_fill(image, 1, 2, 1) == render.DIE_FACE
+    assert near(die_fill(image, 0, 0, 0), render.DOUBLE_FACE)
+    assert near(die_fill(image, 0, 0, 1), render.DOUBLE_FACE)
+    assert near(die_fill(image, 0, 0, 2), render.DIE_FACE)
+    assert all(near(die_fill(image, 0, 1, slot), render.TRIPLE_FACE) for slot in range(3))
+    assert near(die_fill(image, 1, 0, 0), render.DIE_FACE)
+    assert near(die_fill(image, 1, 2, 1), render.DIE_FACE)
     # Empty slots show the tray, not a die.
-    assert die_fill(image, 0, 2, 0) == render.TRAY
-    assert die_fill(image, 1, 1, 0) == render.TRAY
+    assert near(die_fill(image, 0, 2, 0), render.TRAY)
+    assert near(die_fill(image, 1, 1, 0), render.TRAY)
 
 
 def test_the_two_grids_face_each_other_across_the_middle() -> None:
@@ -93,9 +103,9 @@ def test_the_last_placed_die_is_outlined() -> None:
     boards = [[[3], [], []], [[], [5, 1], []]]
     last = {"player": 1, "column": 1, "face": 1, "removed": []}
     image = picture(position(boards, last_move=last))
-    assert edge(image, 1, 1, 1) == render.LAST_PLACED
-    assert edge(image, 1, 1, 0) == render.DIE_FACE
-    assert edge(image, 0, 0, 0) == render.DIE_FACE
+    assert near(edge(image, 1, 1, 1), render.LAST_PLACED)
+    assert near(edge(image, 1, 1, 0), render.DIE_FACE)
+    assert near(edge(image, 0, 0, 0), render.DIE_FACE)
 
 
 def test_the_column_that_lost_dice_is_marked() -> None:
@@ -104,9 +114,9 @@ def test_the_column_that_lost_dice_is_marked() -> None:
     image = picture(position(boards, current=1, last_move=last))
     left, top, _, _ = render.die_box(1, 1, 0)
     # The tray border of bob's column 2 (drawn 4 px around the slots) is red.
-    assert image.getpixel((left + render.DIE // 2, top - 3)) == render.REMOVED
+    assert near(pixel(image, left + render.DIE // 2, top - 3), render.REMOVED)
     left, top, _, _ = render.die_box(1, 0, 0)
-    assert image.getpixel((left + render.DIE // 2, top - 3)) != render.REMOVED
+    assert not near(pixel(image, left + render.DIE // 2, top - 3), render.REMOVED)
 
 
 def test_long_and_unusual_names_render() -> None:
@@ -126,9 +136,8 @@ def test_a_finished_game_renders_its_winner_panel() -> None:
     panel_left = render.MARGIN + render.GRID_WIDTH + render.MARGIN
     # Somewhere in the panel the gold "WINNER" headline is drawn.
     band = image.crop((panel_left, render.HEIGHT // 2 - 35, render.WIDTH - 20, render.HEIGHT // 2))
-    assert render.WINNER in {
-        band.getpixel((x, y)) for x in range(band.width) for y in range(band.height)
-    }
+    colours = {pixel(band, x, y) for x in range(band.width) for y in range(band.height)}
+    assert any(near(colour, render.WINNER) for colour in colours)
 
 
 def test_text_grid_lists_dice_in_placement_order_with_column_scores() -> None:
