@@ -75,6 +75,11 @@ class Player:
         """Their DM channel with the bot, once the bot opened one."""
         return self.fake.dm_channels.get(self.id)
 
+    def open_dm(self) -> FakeChannel:
+        """Open (or get) their DM channel with the bot, as a user does to DM the bot; pass
+        it as ``channel=`` to use a command in DMs."""
+        return self.fake.dm_channel_for(self.user)
+
     def dms(self) -> list[FakeMessage]:
         """The messages in their DM channel with the bot, oldest first."""
         channel = self.dm_channel
@@ -205,6 +210,17 @@ class Player:
         component = self._find(message, select, kinds=set(SELECT_TYPES), what="select menu")
         resolved: dict[str, Any] = {}
         chosen = select_values(component, list(values), resolved)
+        guild = message.channel.guild
+        if guild is not None:
+            # A user select in a guild resolves members too, as Discord sends them.
+            for user_id in resolved.get("users", {}):
+                member = guild.members.get(int(user_id))
+                if member is not None:
+                    data_member = member.payload(with_user=False)
+                    data_member["permissions"] = str(
+                        guild.permissions_of(member.user.id, message.channel)
+                    )
+                    resolved.setdefault("members", {})[user_id] = data_member
         data: dict[str, Any] = {
             "custom_id": component["custom_id"],
             "component_type": component["type"],

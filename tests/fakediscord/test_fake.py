@@ -82,6 +82,52 @@ class Board(discord.ui.View):
         await interaction.edit_original_response(content=f"kit: {', '.join(select.values)}")
 
 
+class PickModal(discord.ui.Modal, title="Pick"):
+    """A modal in the newer shape: labels wrapping a text input and a select."""
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="t:pick")
+        self.word: discord.ui.TextInput[Any] = discord.ui.TextInput(custom_id="word")
+        self.colour: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id="colour",
+            options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue")],
+        )
+        self.add_item(discord.ui.Label(text="Word", component=self.word))
+        self.add_item(discord.ui.Label(text="Colour", component=self.colour))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"{self.word.value} in {self.colour.values[0]}", ephemeral=True
+        )
+
+
+class Layout(discord.ui.LayoutView):
+    """Components V2: a container with text and a row holding a button and a user select."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        go: discord.ui.Button[Any] = discord.ui.Button(label="Go", custom_id="t:go")
+        go.callback = self.go  # type: ignore[method-assign]
+        who: discord.ui.UserSelect[Any] = discord.ui.UserSelect(custom_id="t:who")
+        who.callback = self.who  # type: ignore[method-assign]
+        self.picker = who
+        self.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay("A V2 board"),
+                discord.ui.ActionRow(go),
+                discord.ui.ActionRow(who),
+            )
+        )
+
+    async def go(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(PickModal())
+
+    async def who(self, interaction: discord.Interaction) -> None:
+        chosen = self.picker.values[0]
+        kind = "member" if isinstance(chosen, discord.Member) else "user"
+        await interaction.response.send_message(f"picked {chosen.name} ({kind})", ephemeral=True)
+
+
 class TinyBot(commands.AutoShardedBot):
     def __init__(self) -> None:
         super().__init__(
@@ -98,10 +144,14 @@ class TinyBot(commands.AutoShardedBot):
         async def board(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("a board", view=Board())
 
+        @tree.command(name="v2", description="Post a Components V2 board")
+        async def v2(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(view=Layout())
+
         @tree.command(name="dm", description="DM me")
         async def dm(interaction: discord.Interaction) -> None:
             try:
-                await interaction.user.send("hello in private")
+                await interaction.user.send("hello in private", view=Board())
             except discord.Forbidden as error:
                 await interaction.response.send_message(f"closed {error.code}", ephemeral=True)
             else:
@@ -234,6 +284,11 @@ async def test_dms_permissions_and_attachments(
 ) -> None:
     assert (await alice.slash("dm")).text() == "sent"
     assert [m.content for m in alice.dms()] == ["hello in private"]
+    in_dm = await alice.click(alice.dms()[0], "Roll")
+    assert in_dm.interaction.payload["context"] == 1 and "guild_id" not in in_dm.interaction.payload
+    assert alice.dms()[0].content == "rolled"
+    with pytest.raises(FakeUsageError, match="someone else's DM"):
+        await bob.click(alice.dms()[0], "Bet")
     bob.dms_open = False
     assert (await bob.slash("dm")).text() == "closed 50007"
 
@@ -269,3 +324,17 @@ async def test_resume_after_reconnect_replays_missed_events(
     await fake_discord.wait_for(lambda: fake_discord.gateway.resume_count == 1)
     assert fake_discord.gateway.identify_count == 1
     assert (await alice.slash("perms")).text() == "send_messages=True"
+
+
+async def test_components_v2_user_select_and_label_modal(
+    tiny_bot: BotHarness, alice: Player, bob: Player
+) -> None:
+    board = (await alice.slash("v2")).message
+    assert board is not None and board.flags & (1 << 15)
+    assert board.text() == "A V2 board" and board.labels() == ["Go"]
+    picked = await alice.select(board, [bob])
+    assert picked.text() == "picked bob (member)"
+    opened = await alice.click(board, "Go")
+    assert opened.modal is not None and opened.modal.field_names() == ["word", "colour"]
+    submitted = await alice.submit_modal(opened, Word="dice", Colour="Blue")
+    assert submitted.text() == "dice in blue"
