@@ -135,10 +135,12 @@ class DicemanGame(SecretDuelGame[DicemanState]):
         return {"type": "choose", "player": seat, "dice": choose_dice(state, seat, rng)}
 
     def reveal_events(self, events: Sequence[Event]) -> list[Event]:
-        return [dict(event) for event in events if event.get("type") == "reveal"]
+        # The engine's "reveal" (choices, rolls, life) and then one "phase" event per phase.
+        return [dict(event) for event in events if event.get("type") in ("reveal", "phase")]
 
     def picks_of(self, reveal: Sequence[Event]) -> list[Any]:
-        return [list(choice) for choice in reveal[0]["choices"]]
+        summary = next(event for event in reveal if event["type"] == "reveal")
+        return [list(choice) for choice in summary["choices"]]
 
     def vitals(self, view: dict[str, Any]) -> tuple[list[int], int]:
         return list(view["life"]), diceman.START_LIFE
@@ -146,7 +148,9 @@ class DicemanGame(SecretDuelGame[DicemanState]):
     # -- texts ----------------------------------------------------------------------------
 
     def narrate(self, reveal: Sequence[Event], names: Sequence[str]) -> list[str]:
-        return narrate_diceman(reveal[0], names)
+        summary = next(event for event in reveal if event["type"] == "reveal")
+        phases = [event for event in reveal if event["type"] == "phase"]
+        return narrate_diceman({**summary, "phases": phases}, names)
 
     def seat_label(self, view: dict[str, Any], seat: int) -> str:
         return ""
@@ -352,7 +356,7 @@ class Diceman(
     @app_commands.command(name="challenge", description="Challenge someone to a Diceman duel.")
     @app_commands.describe(opponent="The player you want to duel")
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member) -> None:
-        await start_challenge(self.bot, self.rules, interaction, opponent, {})
+        await start_challenge(self.bot, self.handler, interaction, opponent, {})
 
     @app_commands.command(name="ai", description="Play Diceman against me.")
     async def ai(self, interaction: discord.Interaction) -> None:

@@ -522,7 +522,7 @@ class DimensionDuel(
         hp: StartHp = dd.DEFAULT_HP,
     ) -> None:
         await start_challenge(
-            self.bot, self.rules, interaction, opponent, {"mode": mode, "hp": int(hp)}
+            self.bot, self.handler, interaction, opponent, {"mode": mode, "hp": int(hp)}
         )
 
     @app_commands.command(name="ai", description="Play a Dimension Duel against me.")

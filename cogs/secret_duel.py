@@ -28,7 +28,7 @@ import logging
 import random
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -64,6 +64,8 @@ CLOSED_CHALLENGE_EVENTS = {
 }
 # How long the AI game's "begin" safety timer waits; the command normally begins at once.
 BEGIN_DELAY_SECONDS = 5.0
+# How long an outcome waits for its game's public message to be posted (normally ms).
+POSTING_WAIT_SECONDS = 5.0
 
 
 def warning_after(timeout: int) -> float:
@@ -230,6 +232,26 @@ class SecretDuelHandler(Generic[StateT]):
         self.rules = rules
         self.game = rules.game
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Sessions whose public message is being posted right now (id not stored yet).
+        self._posting: dict[int, asyncio.Event] = {}
+
+    @contextlib.asynccontextmanager
+    async def posting(self, session_id: int) -> AsyncIterator[None]:
+        """Wrap posting a game's public message and storing its id: an outcome published
+        meanwhile (a challenge answered or expired at once) waits for the id first."""
+        done = asyncio.Event()
+        self._posting[session_id] = done
+        try:
+            yield
+        finally:
+            done.set()
+            self._posting.pop(session_id, None)
+
+    async def _until_posted(self, session_id: int) -> None:
+        done = self._posting.get(session_id)
+        if done is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), timeout=POSTING_WAIT_SECONDS)
 
     # -- reading the envelope -------------------------------------------------------------
 
@@ -461,6 +483,7 @@ class SecretDuelHandler(Generic[StateT]):
         """Show an outcome: challenge answers, DMs for a new round, lock-in marks, warnings,
         the reveal and the end. ``answered_message_id`` is the message that the triggering
         interaction already updated (so it is not edited twice)."""
+        await self._until_posted(outcome.session.id)
         async with self.lock_for(outcome.session.id):
             try:
                 await self._publish(outcome, answered_message_id)
@@ -470,6 +493,7 @@ class SecretDuelHandler(Generic[StateT]):
 
     async def refresh(self, session_id: int) -> None:
         """Bring a game's DMs and public message up to date with its latest state."""
+        await self._until_posted(session_id)
         async with self.lock_for(session_id):
             session = await self.bot.sessions.get(session_id)
             if session is None or self.parse(session) is None:
@@ -482,12 +506,10 @@ class SecretDuelHandler(Generic[StateT]):
         closed = next(
             (CLOSED_CHALLENGE_EVENTS[t] for t in types if t in CLOSED_CHALLENGE_EVENTS), None
         )
-        if closed is not None:
-            await self._edit_public(
-                outcome.session, **self.render_closed_challenge(outcome, closed)
-            )
-            return
         session = await self.bot.sessions.get(outcome.session.id) or outcome.session
+        if closed is not None:
+            await self._edit_public(session, **self.render_closed_challenge(outcome, closed))
+            return
         parsed = self.parse(session)
         if parsed is None:
             return
@@ -861,6 +883,9 @@ async def open_controls(
     session, state, ui, seat = await _playing_state(handler, interaction, session_id, round_no)
     embed, view = handler.rules.controls(session, seat, state, "", ui)
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+    # discord.py gives an ephemeral view a 15-minute timer; ours is all DynamicItems
+    # (dispatched by custom_id, not by this object), so stop tracking it at once.
+    view.stop()
 
 
 async def update_draft(
@@ -923,11 +948,12 @@ async def press_roll(
 
 async def start_challenge(
     bot: DiceBot,
-    rules: SecretDuelGame[Any],
+    handler: SecretDuelHandler[Any],
     interaction: discord.Interaction,
     opponent: discord.User | discord.Member,
     options: dict[str, Any],
 ) -> None:
+    rules = handler.rules
     if interaction.guild_id is None or interaction.channel_id is None:
         raise UserError("Duels are played in a server channel.")
     if opponent.id == interaction.user.id:
@@ -958,9 +984,10 @@ async def start_challenge(
     text = challenge_message_text(
         rules.title, interaction.user.id, opponent.id, expires_at, rules.challenge_details(options)
     )
-    await interaction.response.send_message(text, view=challenge_view(session.id))
-    message = await interaction.original_response()
-    await bot.sessions.set_message(session.id, message.id)
+    async with handler.posting(session.id):
+        await interaction.response.send_message(text, view=challenge_view(session.id))
+        message = await interaction.original_response()
+        await bot.sessions.set_message(session.id, message.id)
 
 
 async def start_vs_ai(
@@ -990,9 +1017,10 @@ async def start_vs_ai(
     with contextlib.suppress(IllegalMove):  # the safety timer may have begun it first
         await bot.sessions.act(session.id, None, {"type": "begin"})
     started = await bot.sessions.require(session.id)
-    await interaction.response.send_message(**handler.render_public(started))
-    message = await interaction.original_response()
-    await bot.sessions.set_message(session.id, message.id)
+    async with handler.posting(session.id):
+        await interaction.response.send_message(**handler.render_public(started))
+        message = await interaction.original_response()
+        await bot.sessions.set_message(session.id, message.id)
     await handler.refresh(session.id)
 
 

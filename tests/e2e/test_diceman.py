@@ -1,0 +1,188 @@
+"""Diceman end to end on the fake Discord: whole games by DM, through the ephemeral
+fallback when DMs are closed, and against the AI."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from duel_support import Duel, diceman_lock
+from fakediscord import FakeDiscord, FakeMessage, Player
+
+from bot.app import DiceBot
+
+ALICE_PICK = ["priority", "sword"]
+BOB_PICK = ["magic", "shield"]
+
+
+async def start_duel(fake: FakeDiscord, challenger: Player, opponent: Player) -> Duel:
+    challenge = await challenger.slash("diceman challenge", opponent=opponent)
+    assert not challenge.ephemeral
+    assert challenge.message is not None
+    duel = Duel(fake, challenge.message, "dm")
+    await opponent.click(duel.board, "Accept")
+    await duel.wait_round(1)
+    return duel
+
+
+async def result_of(bot: DiceBot, session_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    row = await bot.db.fetch_one("SELECT * FROM results WHERE session_id = ?", (session_id,))
+    assert row is not None, "the finished game was not recorded"
+    players = await bot.db.fetch_all(
+        "SELECT * FROM result_players WHERE result_id = ? ORDER BY seat", (row["id"],)
+    )
+    return dict(row), [dict(p) for p in players]
+
+
+def field_of(board: FakeMessage, name: str) -> str:
+    """The public message's field about one player: their bar and status."""
+    for embed_field in (board.embed or {}).get("fields", []):
+        if embed_field["name"].startswith(name):
+            return str(embed_field["value"])
+    raise AssertionError(f"no field for {name} on {board.text()}")
+
+
+async def test_a_whole_game_by_dm(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    duel = await start_duel(fake_discord, alice, bob)
+    assert "Round 1" in duel.board.text()
+    assert duel.board.labels() == ["Make your move"]
+
+    number = 1
+    while True:
+        alice_dm = await duel.dm_controls(alice, number)
+        bob_dm = await duel.dm_controls(bob, number)
+        assert "your secret pick" in alice_dm.text()
+        note = await diceman_lock(alice, alice_dm, ALICE_PICK)
+        assert "Locked in" in note and "Priority + ⚔️ Sword" in note
+        assert alice_dm.buttons() == []  # the DM controls became a "locked in" note
+        await fake_discord.wait_for(
+            lambda: "🔒 Locked in" in field_of(duel.board, "Alice"),
+            what="Alice shown as locked in",
+        )
+        assert "⏳ Choosing" in field_of(duel.board, "Bob")
+        await diceman_lock(bob, bob_dm, BOB_PICK)
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        text = duel.board.text()
+        assert f"Round {number} reveal" in text
+        assert "Alice: ⚡ Priority **" in text and "Bob: 🔮 Magic **" in text
+        assert "Phase" in text
+        if duel.over():
+            break
+        # The old controls were retired with the reveal; new ones came in a new DM.
+        await fake_discord.wait_for(lambda d=alice_dm: "is over" in d.text(), what="retired DM")
+        number += 1
+        assert number <= 30
+
+    result, players = await result_of(running_bot, duel.session_id)
+    summary = json.loads(result["summary"])
+    assert summary["choices"] == [[ALICE_PICK] * number, [BOB_PICK] * number]
+    assert summary["rounds"] == number
+    life = summary["score_line"].removeprefix("Life ").split("–")
+    assert f"**{life[0]}**/20" in field_of(duel.board, "Alice")
+    assert f"**{life[1]}**/20" in field_of(duel.board, "Bob")
+    winner = next(p for p in players if p["outcome"] == "win")
+    winner_name = "Alice" if winner["user_id"] == alice.id else "Bob"
+    assert f"**{winner_name} wins!**" in duel.board.text()
+    assert duel.board.components == []
+    loser = bob if winner_name == "Alice" else alice
+    champion = alice if winner_name == "Alice" else bob
+    await fake_discord.wait_for(
+        lambda: "You won" in champion.dms()[-1].text() and "You lost" in loser.dms()[-1].text(),
+        what="game-over DMs",
+    )
+    assert result["reason"] == "normal" and result["vs_ai"] == 0
+
+
+async def test_closed_dms_play_through_make_your_move(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    bob.dms_open = False
+    duel = await start_duel(fake_discord, alice, bob)
+    await duel.wait_text("DMs closed")
+    assert "📭 DMs closed: use **Make your move**" in field_of(duel.board, "Bob")
+    refused = [r for r in fake_discord.requests if r.error_code == 50007]
+    assert refused, "the bot should have tried (and failed) to DM Bob"
+
+    # A dismissed or lost ephemeral is never a dead end: pressing again reopens it.
+    first = await duel.open_ephemeral(bob)
+    reopened = await duel.open_ephemeral(bob)
+    assert first.id != reopened.id and reopened.visible_to == bob.id
+    assert reopened.custom_ids() == first.custom_ids()
+
+    number = 1
+    controls = reopened
+    while True:
+        alice_dm = await duel.dm_controls(alice, number)
+        note = await diceman_lock(bob, controls, BOB_PICK)
+        assert "Locked in" in note
+        await diceman_lock(alice, alice_dm, ALICE_PICK)
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        if duel.over():
+            break
+        number += 1
+        controls = await duel.open_ephemeral(bob)
+    assert bob.dms() == []
+    result, _ = await result_of(running_bot, duel.session_id)
+    assert json.loads(result["summary"])["choices"][1] == [BOB_PICK] * number
+
+
+async def test_a_game_against_the_ai(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player
+) -> None:
+    started = await alice.slash("diceman ai")
+    assert not started.ephemeral and started.message is not None
+    duel = Duel(fake_discord, started.message, "dm")
+    await duel.wait_round(1)
+    number = 1
+    while True:
+        controls = await duel.dm_controls(alice, number)
+        # The AI locks in (in secret) as soon as the round starts.
+        assert "🔒 Locked in" in field_of(duel.board, "DiceBot")
+        await diceman_lock(alice, controls, ["sword", "shield"])
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        assert f"Round {number} reveal" in duel.board.text()
+        if duel.over():
+            break
+        number += 1
+    result, players = await result_of(running_bot, duel.session_id)
+    assert result["vs_ai"] == 1
+    assert [p["is_ai"] for p in players] == [0, 1]
+    ai_picks = json.loads(result["summary"])["choices"][1]
+    assert len(ai_picks) == number and all(len(pair) == 2 for pair in ai_picks)
+
+
+async def test_forfeit_command(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    nothing = await alice.slash("diceman forfeit")
+    assert nothing.ephemeral and "no Diceman game open" in nothing.text()
+
+    duel = await start_duel(fake_discord, alice, bob)
+    await duel.dm_controls(bob, 1)
+    answer = await alice.slash("diceman forfeit")
+    assert answer.ephemeral and "forfeited" in answer.text()
+    await duel.wait_text("Alice forfeited. **Bob wins!**")
+    result, players = await result_of(running_bot, duel.session_id)
+    assert result["reason"] == "forfeit"
+    assert [p["outcome"] for p in players] == ["loss", "win"]
+    await fake_discord.wait_for(lambda: "You won" in bob.dms()[-1].text(), what="Bob's DM")
+
+
+async def test_one_open_game_per_player_per_channel(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player, carol: Player
+) -> None:
+    await start_duel(fake_discord, alice, bob)
+    again = await alice.slash("diceman challenge", opponent=carol)
+    assert again.ephemeral and "already have a game open" in again.text()
+    busy = await carol.slash("diceman challenge", opponent=bob)
+    assert busy.ephemeral and "Bob already has a game open" in busy.text()
+    yourself = await carol.slash("diceman challenge", opponent=carol)
+    assert yourself.ephemeral and "can't challenge yourself" in yourself.text()
