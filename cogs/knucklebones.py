@@ -528,7 +528,7 @@ class KnucklebonesCog(
             message_id = callback.message_id
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-        except BaseException:
+        except Exception:
             await self.bot.sessions.cancel(session.id, None, "the game message could not be sent")
             raise
         await self.bot.sessions.set_message(session.id, message_id)
@@ -597,9 +597,17 @@ class KnucklebonesCog(
     # -- showing outcomes nobody's interaction waits for ----------------------------------
 
     async def publish(self, outcome: Outcome) -> None:
-        if any(event.get("type") == "turn_warning" for event in outcome.events):
-            await self._send_warning(outcome.session)
         self._refresh(outcome.session, outcome.events)
+        if any(event.get("type") == "turn_warning" for event in outcome.events):
+            try:
+                await self._send_warning(outcome.session)
+            except discord.HTTPException as error:
+                # The board itself shows the warning too; a lost ping is not fatal.
+                log.warning(
+                    "could not post the turn warning of session %s: %s",
+                    outcome.session.id,
+                    error.status,
+                )
 
     def _refresh(self, session: Session, events: list[Event]) -> None:
         """Edit the board through the channel endpoint (bot token: no 15-minute limit).

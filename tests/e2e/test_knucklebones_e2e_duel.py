@@ -168,6 +168,9 @@ async def test_challenges_that_cannot_be_made(
     a_bot = await alice.slash("knucklebones challenge", opponent=fake_discord.bot_user)
     assert a_bot.ephemeral and "is a bot" in a_bot.text()
 
+    assert channel.messages() == []
+    assert await running_bot.db.fetch_all("SELECT id FROM sessions") == []
+
     pending = await alice.slash("knucklebones challenge", opponent=bob)
     assert pending.message is not None and not pending.ephemeral
     public_before = len(channel.messages())
@@ -178,6 +181,7 @@ async def test_challenges_that_cannot_be_made(
     busy = await alice.slash("knucklebones ai")
     assert busy.ephemeral and "already have a game open" in busy.text()
     assert len(channel.messages()) == public_before
+    assert len(await running_bot.db.fetch_all("SELECT id FROM sessions")) == 1
 
     # Another channel is fine.
     other = await guild.add_channel("dice-two")
