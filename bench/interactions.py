@@ -224,6 +224,7 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
     import discord.gateway
     import discord.http
     import yarl
+    from pydantic import SecretStr
 
     from bot.app import create_bot
     from bot.config import Settings
@@ -231,7 +232,7 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
     settings = Settings(
-        discord_token=token,
+        discord_token=SecretStr(token),
         database_path=Path(database),
         dev_guild_id=guild_id,
         log_level="WARNING",

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord.ext import commands
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
+from pydantic import SecretStr
 
-from bot.app import create_bot
+from bot.app import DiceBot, create_bot
 from bot.clock import ManualClock
 from bot.config import Settings
 
@@ -79,9 +79,9 @@ async def bot_factory(
     ``bot_factory.options["settings"] = {...}`` before starting. Fails the test if the bot
     does not shut down cleanly."""
 
-    def make(**options: Any) -> commands.Bot:
+    def make(**options: Any) -> DiceBot:
         settings = Settings(
-            discord_token=fake_discord.token,
+            discord_token=SecretStr(fake_discord.token),
             database_path=tmp_path / "bot.db",
             dev_guild_id=guild.id,
             _env_file=None,  # type: ignore[call-arg]
@@ -102,6 +102,8 @@ async def bot_factory(
 
 
 @pytest.fixture
-async def running_bot(bot_factory: BotHarness) -> commands.Bot:
+async def running_bot(bot_factory: BotHarness) -> DiceBot:
     """The bot, started and ready, its commands synced."""
-    return await bot_factory.start()
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    return bot

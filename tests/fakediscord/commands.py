@@ -125,7 +125,7 @@ class CommandRegistry:
         self.sync_count += 1
         return [c.payload(self.fake.application_id) for c in new.values()]
 
-    def list(self, guild_id: int | None) -> list[RegisteredCommand]:
+    def in_scope(self, guild_id: int | None) -> list[RegisteredCommand]:
         return list(self.scopes.get(guild_id, {}).values())
 
     def names(self, guild_id: int | None = None) -> list[str]:
@@ -133,7 +133,7 @@ class CommandRegistry:
         scopes = [None] if guild_id is None else [guild_id, None]
         found: list[str] = []
         for scope in scopes:
-            for command in self.list(scope):
+            for command in self.in_scope(scope):
                 if command.data.get("type", CHAT_INPUT) == CHAT_INPUT:
                     found.extend(_paths(command.name, command.data.get("options") or []))
         return sorted(set(found))

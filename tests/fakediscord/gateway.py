@@ -186,7 +186,7 @@ class GatewayServer:
 
     async def _on_frame(self, connection: GatewayConnection, frame: dict[str, Any]) -> None:
         op = frame.get("op")
-        data = frame.get("d")
+        data: dict[str, Any] = frame.get("d") or {}
         if op == HEARTBEAT:
             self.heartbeat_count += 1
             await connection.send({"op": HEARTBEAT_ACK, "d": None})

@@ -11,7 +11,9 @@ from discord.ext import commands
 
 from .server import FakeDiscord
 
-BotFactory = Callable[..., commands.Bot]
+# AutoShardedBot is not a subclass of Bot: both share BotBase.
+AnyBot = commands.Bot | commands.AutoShardedBot
+BotFactory = Callable[..., AnyBot]
 
 
 class BotStartError(AssertionError):
@@ -37,12 +39,12 @@ class BotHarness:
         self.options: dict[str, Any] = {}
         self.ready_timeout = ready_timeout
         self.wait_for_sync = wait_for_sync
-        self.bot: commands.Bot | None = None
+        self.bot: AnyBot | None = None
         self.starts = 0
         self._task: asyncio.Task[None] | None = None
         self._baseline: set[asyncio.Task[Any]] = set()
 
-    async def start(self) -> commands.Bot:
+    async def start(self) -> AnyBot:
         if self.bot is not None:
             raise RuntimeError("a bot is already running: stop() or restart() it first")
         self._baseline = asyncio.all_tasks()
@@ -105,7 +107,7 @@ class BotHarness:
             leftovers.append("the bot's aiohttp session is still open")
         return leftovers
 
-    async def restart(self) -> commands.Bot:
+    async def restart(self) -> AnyBot:
         """Stop the running bot and start a NEW instance (same factory, same database)."""
         leftovers = await self.stop()
         if leftovers:

@@ -200,9 +200,9 @@ class RestApi:
             self.fake.record_problem("fake-crashed", f"{record.method} {record.path}: {error!r}")
             return _json(body, 400)
         record.status = response.status
-        body = getattr(response, "body", None)
-        if isinstance(body, bytes) and body:
-            record.response = json.loads(body)
+        raw = getattr(response, "body", None)
+        if isinstance(raw, bytes) and raw:
+            record.response = json.loads(raw)
         return response
 
     def _check_auth(self, request: web.Request, record: RequestRecord) -> None:
@@ -351,7 +351,9 @@ class RestApi:
 
     async def get_commands(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
-        return _json([c.payload(self.fake.application_id) for c in self.fake.commands.list(scope)])
+        return _json(
+            [c.payload(self.fake.application_id) for c in self.fake.commands.in_scope(scope)]
+        )
 
     async def put_commands(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
