@@ -1,0 +1,228 @@
+"""Weighted Dice texts and stored pieces, without Discord: amounts, the setup draft, the
+notices kept on the table, what each scoring reason reads like, and Discord's limits."""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+
+import pytest
+
+from bot.games import Seat
+from cogs.weighted_render import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    chance,
+    change_text,
+    lobby_embed,
+    odds_line,
+    round_text,
+    seat_names,
+    setup_panel_text,
+    table_embed,
+)
+from cogs.weighted_state import Draft, LobbyState, TableState, parse_amount, with_notices
+from game_core import weighted_dice as wd
+from game_core.errors import IllegalMove
+
+NAMES = ["Hugo", "Rosa", "Rudi", "Xena", "Yann", "Zora"]
+
+
+def seats(names: list[str]) -> list[Seat]:
+    return [Seat(seat=i, user_id=100 + i, display_name=name) for i, name in enumerate(names)]
+
+
+def scored(
+    scores: list[int],
+    rolls: tuple[int, int],
+    bets: list[tuple[int, int, int]],
+    *,
+    house: int = 0,
+    rollers: tuple[int, int] = (1, 2),
+    dice: tuple[int, int] = (20, 4),
+) -> wd.WeightedDiceState:
+    """A state just after one round scored with these rolls (the engine does the work)."""
+    state = wd.WeightedDiceState(
+        n_players=len(scores),
+        scores=scores,
+        active=[True] * len(scores),
+        house=house,
+        phase="betting",
+        rollers=list(rollers),
+        dice=list(dice),
+        bets=[wd.PlacedBet(player=p, roller=side, amount=a) for p, side, a in bets],
+    )
+
+    class Rolls(random.Random):
+        def randint(self, a: int, b: int) -> int:
+            return queue.pop(0)
+
+    queue = list(rolls)
+    new, _ = wd.apply(state, wd.CloseBetting(), Rolls())
+    return new
+
+
+# -- stored pieces --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("12", 12), (" 7 ", 7), ("+3", 3), ("-3", -3), ("0", 0), ("ALL", 15), ("all in", 15)],
+)
+def test_amounts_are_parsed_and_left_for_the_engine_to_judge(typed: str, expected: int) -> None:
+    assert parse_amount(typed, 15) == expected
+
+
+@pytest.mark.parametrize("typed", ["ten", "2.5", "1e3", "", "   ", "1 000", "9" * 13])
+def test_an_amount_that_is_not_a_whole_number_is_refused_with_the_range(typed: str) -> None:
+    with pytest.raises(IllegalMove, match=r"is not a whole number: type an amount from 1 to 15"):
+        parse_amount(typed, 15)
+
+
+def test_the_setup_draft_round_trips_through_its_custom_id_form() -> None:
+    draft = Draft().with_choice("r0", "3").with_choice("d1", "12")
+    assert draft.encode() == "3.x.x.12"
+    groups = dict(zip(("r0", "d0", "r1", "d1"), draft.encode().split("."), strict=True))
+    assert Draft.from_groups(groups) == draft
+    assert not draft.complete
+    full = draft.with_choice("d0", "4").with_choice("r1", "11")
+    assert full.complete and full.rollers == [3, 11]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("d0", "7"), ("d1", "100"), ("r0", "-1"), ("r0", "abc"), ("r9", "1")]
+)
+def test_the_setup_draft_refuses_choices_not_on_the_lists(field: str, value: str) -> None:
+    with pytest.raises(IllegalMove):
+        Draft().with_choice(field, value)
+
+
+def test_notices_keep_departures_drop_rotation_and_clear_when_a_round_is_scored() -> None:
+    left = {"type": "player_left", "player": 3, "how": "leave", "points": 20}
+    rotation = {"type": "house_passed", "from": 0, "to": 1, "reason": "rotation"}
+    passed = {"type": "house_passed", "from": 0, "to": 1, "reason": "house_left"}
+    notices = with_notices([], [left, {"type": "bet"}])
+    assert notices == [left]
+    assert with_notices(notices, [{"type": "bet"}]) == [left]
+    assert with_notices(notices, [passed, rotation]) == [left, passed]
+    assert with_notices(notices, [{"type": "round_scored"}, rotation]) == []
+    assert len(with_notices([], [left] * 9)) == 4
+
+
+# -- texts ----------------------------------------------------------------------------------
+
+
+def test_chances_are_exact_fractions_with_a_percentage() -> None:
+    assert chance(Fraction(7, 8)) == "7/8 (87.5%)"
+    names = seat_names(seats(NAMES))
+    line = odds_line(names, [1, 2], [20, 4])
+    assert "**Rosa** wins 7/8 (87.5%)" in line
+    assert "**Rudi** wins 3/40 (7.5%)" in line
+    assert "tie (the house wins) 1/20 (5.0%)" in line
+
+
+def test_every_reason_reads_as_what_happened() -> None:
+    names = seat_names(seats(NAMES))
+    # Worked example 1, then a Z who has 8 and loses 6 (example 3).
+    state = scored([20, 20, 20, 20, 20, 8], (13, 3), [(3, 0, 6), (4, 0, 4), (5, 1, 6)])
+    summary = state.last_round
+    assert summary is not None
+    lines = {c.player: change_text(c, summary, names) for c in summary.changes}
+    assert lines[0] == "house, unchanged"
+    assert lines[1] == "roller bonus +19 (rolled 13 + 6 bet on the loser)"
+    assert lines[2] == "lost the roll, unchanged"
+    assert lines[3] == "won 12 (bet 6 on Rosa: the 6 bet on the loser plus the bet back)"
+    assert lines[5] == "lost 3 (bet 6 on Rudi, floored at 5)"
+
+    half = scored([20] * 6, (2, 5), [(3, 1, 7)]).last_round
+    assert half is not None
+    texts = [change_text(c, half, names) for c in half.changes]
+    assert "won 3 (bet 7 on Rudi; nobody backed the loser: half)" in texts
+    assert "no bet" in texts
+
+    tie = scored([20] * 6, (4, 4), [(3, 0, 6), (4, 1, 4)], dice=(4, 10)).last_round
+    assert tie is not None
+    texts = [change_text(c, tie, names) for c in tie.changes]
+    assert "house takes the tie: +10 (every bet)" in texts
+    assert "lost 6 (bet 6 on Rosa; the house takes the tie)" in texts
+    assert "rolled, unchanged" in texts
+    assert "→ a tie: the house (**Hugo**) wins." in round_text(tie, names)
+
+    rigged = scored([40, 20, 20, 20, 20, 20], (3, 3), []).last_round
+    assert rigged is not None
+    assert "house rigged to 5 (a tie nobody bet on)" in round_text(rigged, names)
+
+
+def test_names_cannot_format_or_mention() -> None:
+    names = seat_names(seats(["**bold**", "@everyone", "a" * 40, "", "Yann", "Zora"]))
+    assert names[0] == r"\*\*bold\*\*"
+    assert "@everyone" not in names[1]
+    assert len(names[2]) == 24 and names[2].endswith("…")
+    assert names[3] == "Player 4"
+
+
+def test_a_full_table_fits_discords_limits() -> None:
+    long_names = [f"{'Ω' * 20}-{i:02d}-{'*_~' * 5}" for i in range(12)]
+    bets = [(seat, seat % 2, 20) for seat in range(3, 12)]
+    state = scored([20] * 12, (20, 1), bets, dice=(20, 20))
+    # Next round's betting, with bets and a notice, on top of the last round's 12 lines.
+    state = state.model_copy(
+        update={
+            "phase": "betting",
+            "rollers": [2, 3],
+            "dice": [12, 6],
+            "bets": [wd.PlacedBet(player=s, roller=s % 2, amount=5) for s in range(4, 12)],
+        }
+    )
+    table = TableState(
+        host=100,
+        engine=state,
+        first_house=0,
+        deadline_at=1_800_000_020.0,
+        notices=[{"type": "player_left", "player": 5, "how": "leave", "points": 200}],
+    )
+    embed = table_embed(table, seats(long_names), 9_223_372_036_854_775_807).embed
+    assert len(embed.description or "") <= DESCRIPTION_LIMIT
+    assert all(len(field.value or "") <= FIELD_LIMIT for field in embed.fields)
+    assert len(embed) <= 6000
+    assert "**Round 1:**" in (embed.description or "")
+    assert "Still to bet:" in (embed.description or "")
+
+
+def test_the_lobby_says_how_many_are_missing_and_when_it_closes() -> None:
+    lobby = LobbyState(host=100, expires_at=1_800_001_800.0)
+    text = lobby_embed(lobby, seats(NAMES[:3]), 7).embed.description or ""
+    assert "Waiting for **2** more players" in text and "<t:1800001800:R>" in text
+    ready = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
+    assert "Ready: **Hugo** can press **Start**" in ready
+    expired = lobby.model_copy(update={"closed": "expired"})
+    assert "expired" in (lobby_embed(expired, seats(NAMES), 7).embed.description or "")
+
+
+def test_finished_and_stopped_tables() -> None:
+    state = scored([140, 20, 20, 20, 20, 20], (1, 12), [(3, 1, 20)], dice=(4, 12))
+    assert state.phase == "setup"
+    won = scored([20, 20, 140, 20, 20, 20], (1, 12), [(3, 0, 20)], dice=(4, 12))
+    assert won.phase == "finished"
+    table = TableState(host=100, engine=won, first_house=0)
+    embed = table_embed(table, seats(NAMES), 3).embed
+    assert embed.title == "🎲 Weighted Dice — final standings"
+    assert (embed.description or "").startswith("🏆 **Rudi** wins with **172** points!")
+    standings = embed.fields[0].value or ""
+    assert standings.splitlines()[0].startswith("🥇 ` 3.` **Rudi** — **172**")
+    stopped = table_embed(
+        TableState(host=100, engine=state, first_house=0), seats(NAMES), 3, cancelled=True
+    ).embed
+    assert "no result was recorded" in (stopped.description or "")
+
+
+def test_the_setup_panel_shows_the_choices_so_far_and_the_odds() -> None:
+    state, _ = wd.new_game(6, random.Random(1))
+    names = seat_names(seats(NAMES))
+    empty = setup_panel_text(state, names, Draft())
+    assert "So far: **?** (?) vs **?** (?)" in empty
+    same = setup_panel_text(state, names, Draft(r0=1, r1=1))
+    assert "Pick two different players" in same
+    full = setup_panel_text(state, names, Draft(r0=1, d0=20, r1=2, d1=4))
+    assert re.search(r"\*\*Rosa\*\* wins 7/8", full)
