@@ -8,7 +8,8 @@ INTERACTION_CREATE leaving the fake to the bot's first callback arriving.
     (a) ping — ``/ping``, answered at once: the floor set by discord.py and loopback.
     (b) move — a real game move that commits to SQLite, from a pluggable scenario.
 
-Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--concurrency 16]
+Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--move-count 1000]
+[--concurrency 16]
 [--move-scenario knucklebones | path/to/file.py:factory | package.module:factory]``
 
 A move scenario is built in (``knucklebones``) or a module (file path or dotted name) with
@@ -296,7 +297,8 @@ async def main(args: argparse.Namespace) -> int:
         try:
             print(
                 f"bot in its own process (pid {process.pid}); fake Discord on 127.0.0.1:"
-                f"{fake.port}; K={args.count} interactions, C={args.concurrency} in flight; "
+                f"{fake.port}; K={args.count} (a) / {args.move_count} (b) interactions, "
+                f"C={args.concurrency} in flight; "
                 f"latency = INTERACTION_CREATE sent -> first callback received"
             )
             ping = PingScenario()
@@ -308,7 +310,7 @@ async def main(args: argparse.Namespace) -> int:
             try:
                 move = load_scenario(args.move_scenario)
                 await move.prepare(fake, guild, players)
-                result_b = await run(move, args.count, args.concurrency)
+                result_b = await run(move, args.move_count, args.concurrency)
                 print(result_b.line("(b)"))
             except ScenarioUnavailable as reason:
                 print(f"(b) game move: UNAVAILABLE — {reason} (scenario {args.move_scenario})")
@@ -338,7 +340,10 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=2000, help="interactions per scenario (K)")
+    parser.add_argument("--count", type=int, default=2000, help="interactions for (a) (K)")
+    parser.add_argument(
+        "--move-count", type=int, default=1000, help="interactions for (b): moves are slower"
+    )
     parser.add_argument("--concurrency", type=int, default=16, help="interactions in flight (C)")
     parser.add_argument(
         "--move-scenario",
