@@ -187,7 +187,7 @@ def dice_word(count: int) -> str:
 
 def charges_left(charges: Mapping[str, int]) -> str:
     """``Disruptor, Deflector`` or ``only Bluff`` for a player's remaining functions."""
-    left = [CHARGE_NAMES[name] for name, count in charges.items() if count > 0]
+    left = [label for name, label in CHARGE_NAMES.items() if charges.get(name, 0) > 0]
     return ", ".join(left) if left else "only Bluff"
 
 
