@@ -322,11 +322,8 @@ class RestApi:
         return _json(user.payload())
 
     async def get_application(self, request: web.Request) -> web.Response:
-        owner = (
-            next(u for u in self.fake.users.values() if not u.bot)
-            if len(self.fake.users) > 1
-            else self.fake.bot_user
-        )
+        # The application's owner: the first human the fake knows (a guild owner), if any.
+        owner = next((u for u in self.fake.users.values() if not u.bot), self.fake.bot_user)
         return _json(
             {
                 "id": str(self.fake.application_id),
