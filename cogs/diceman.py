@@ -7,7 +7,7 @@ Components (prefix ``dm:``; the draft is the player's current, unconfirmed pick)
 ``dm:<session>:<round>:move`` (public **Make your move**),
 ``dm:<session>:<round>:pick:<draft>`` (the two-dice select) and
 ``dm:<session>:<round>:ok:<draft>`` (Confirm). A draft is ``_`` or two of ``m p s h``
-(magic, priority, sword, shield) in that order.
+(magic, priority, sword, shield), always in that order.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ NAMES: dict[str, str] = {code: name for name, code in CODES.items()}
 NO_DRAFT = "_"
 _SESSION = r"(?P<session_id>[0-9]{1,19})"
 _ROUND = r"(?P<round>[0-9]{1,4})"
-_DRAFT = r"(?P<draft>_|[mpsh]{2})"
+# Only the six canonical pairs (die order magic, priority, sword, shield) or "_".
+_DRAFT = "(?P<draft>_|" + "|".join(CODES[a] + CODES[b] for a, b in diceman.COMBOS) + ")"
 
 
 def draft_code(dice: Sequence[str]) -> str:

@@ -1,0 +1,240 @@
+"""The duel renderers: bars, durations, and the reveal narration built from real engine
+events (the worked examples of the rules)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from cogs.duel_render import (
+    charges_left,
+    describe_seconds,
+    dice_pair,
+    life_bar,
+    narrate_diceman,
+    narrate_duel,
+    score_pair,
+)
+from game_core import dimension_duel as dd
+from game_core.diceman import resolve_round
+
+NAMES = ("Alice", "Bob")
+
+
+# -- shared -----------------------------------------------------------------------------------
+
+
+def test_life_bar_scales_and_never_shows_below_zero() -> None:
+    assert life_bar(20, 20, width=10) == "`██████████` **20**/20"
+    assert life_bar(10, 20, width=10) == "`█████░░░░░` **10**/20"
+    assert life_bar(-3, 20, width=10) == "`░░░░░░░░░░` **0**/20"
+    # One hit point left still shows a sliver: alive is never drawn as dead.
+    assert life_bar(1, 150, width=10) == "`█░░░░░░░░░` **1**/150"
+
+
+def test_durations_and_score_lines() -> None:
+    assert describe_seconds(180) == "3 min"
+    assert describe_seconds(90) == "1 min 30 s"
+    assert describe_seconds(45) == "45 s"
+    assert score_pair("Life", [12, -4]) == "Life 12–0"
+    assert dice_pair(["priority", "sword"]) == "⚡ Priority + ⚔️ Sword"
+
+
+def test_charges_are_listed_in_card_order() -> None:
+    charges = {"particle_changer": 1, "deflector": 0, "disruptor": 1, "intensifier": 1}
+    assert charges_left(charges) == "Disruptor, Intensifier, Particle Changer"
+    assert charges_left(dict.fromkeys(dd.CHARGES, 0)) == "only Bluff"
+
+
+# -- Diceman ----------------------------------------------------------------------------------
+
+
+def diceman_reveal(
+    rolls: tuple[dict[str, int], dict[str, int]], life: tuple[int, int] = (20, 20)
+) -> dict[str, Any]:
+    outcome = resolve_round(life, rolls)
+    return {
+        "round": 1,
+        "choices": [sorted(r) for r in rolls],
+        "rolls": list(rolls),
+        "phases": outcome.events,
+        "life": list(outcome.life),
+    }
+
+
+def test_diceman_priority_strike_then_a_blocked_sword_then_a_sword() -> None:
+    # Rules example 1: A P4 S6, B S5 H8 -> A 15, B 16.
+    lines = narrate_diceman(
+        diceman_reveal(({"priority": 4, "sword": 6}, {"sword": 5, "shield": 8})), NAMES
+    )
+    assert lines[:3] == [
+        "**Round 1 reveal**",
+        "Alice: ⚡ Priority **4** + ⚔️ Sword **6**",
+        "Bob: ⚔️ Sword **5** + 🛡️ Shield **8**",
+    ]
+    assert "__Phase 4__ · Alice acts" in lines
+    assert (
+        "• Alice's priority sword strike (lead 4): **4** unblockable to Bob; "
+        "the sword drops to 2" in lines
+    )
+    assert "• Alice's sword 2 against Bob's shield 8: blocked" in lines
+    assert "↳ Bob −4 → 16" in lines
+    assert "• Bob's sword 5 against Alice's shield 0: **5** damage" in lines
+    assert lines[-1] == "↳ Alice −5 → 15"
+
+
+def test_diceman_shield_strike_and_magic() -> None:
+    # Rules example 2: A P5 H7, B S6 M3 -> A 17, B 15.
+    lines = narrate_diceman(
+        diceman_reveal(({"priority": 5, "shield": 7}, {"sword": 6, "magic": 3})), NAMES
+    )
+    assert (
+        "• Alice's priority shield strike (lead 5, the shield would block 6): **5** "
+        "unblockable to Bob" in lines
+    )
+    assert "• Bob's magic: **3** unblockable to Alice" in lines
+
+
+def test_diceman_magic_clash_and_fizzle() -> None:
+    clash = narrate_diceman(
+        diceman_reveal(({"magic": 4, "shield": 5}, {"magic": 1, "shield": 9})), NAMES
+    )
+    assert "• magic clash 4 against 1: Alice deals **3**" in clash
+    fizzle = narrate_diceman(
+        diceman_reveal(({"magic": 4, "sword": 3}, {"sword": 7, "shield": 2})), NAMES
+    )
+    assert "• Alice's magic fizzles: they were hit in this phase" in fizzle
+
+
+def test_diceman_deaths_before_acting_and_draws() -> None:
+    # Rules example 5: A (3 life) is struck down in phase 6, before her own phase 0.
+    early = narrate_diceman(
+        diceman_reveal(({"sword": 8, "shield": 10}, {"priority": 6, "sword": 5}), (3, 20)), NAMES
+    )
+    assert early[-1] == "💀 Alice falls before acting."
+    assert not any("Phase 0" in line for line in early)
+    # Rules example 7: both at 2 life fall together in phase 0.
+    both = narrate_diceman(
+        diceman_reveal(({"sword": 3, "magic": 1}, {"sword": 2, "magic": 4}), (2, 2)), NAMES
+    )
+    assert both[-2:] == ["💀 Alice falls.", "💀 Bob falls."]
+
+
+# -- Dimension Duel ---------------------------------------------------------------------------
+
+
+class ScriptedDice(random.Random):
+    """Rolls the given faces in order (the engine's only use of its rng here)."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        super().__init__(0)
+        self._faces: Iterator[int] = iter(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return next(self._faces)
+
+
+def duel_turn(
+    tau: tuple[str, str, str], kaon: tuple[str, str, str], faces: Sequence[int] = ()
+) -> list[dict[str, Any]]:
+    """Tau attacks in turn 1 with ``tau`` = (ray, focus, function) against ``kaon``."""
+    state, _ = dd.new_game(mode="tactical")
+    for player, (device, region, function) in enumerate((tau, kaon)):
+        action = {
+            "type": "choose",
+            "player": player,
+            "device": device,
+            "region": region,
+            "function": function,
+        }
+        state, events = dd.apply(state, action, ScriptedDice(faces))
+    return events
+
+
+def test_duel_deflected_turn_step_by_step() -> None:
+    # Rules example 1: Kaon ray vs anti-Tau (+1), Torso vs Head (+1), Kaon deflects.
+    lines = narrate_duel(
+        duel_turn(("kaon", "torso", "bluff"), ("tau", "head", "deflector"), [3, 5]), NAMES
+    )
+    assert lines == [
+        "**Turn 1 reveal** — Alice (Tau) attacks, Bob (Kaon) defends",
+        "1️⃣ Calibrate: Kaon ray against anti-Tau shield → no match: +1 die to Alice",
+        "2️⃣ Focus: Torso against Head reinforced → +1 die to Alice",
+        "3️⃣ Functions: Alice Bluff · Bob Deflector",
+        "• deflector: each player suffers their own dice",
+        "4️⃣ Dice: Alice 2 dice (3, 5 = 8) · Bob 0 dice",
+        "💥 Damage: Alice −8 (75 → 67) · Bob −0 (75 → 75)",
+    ]
+
+
+def test_duel_particle_changers() -> None:
+    # Rules example 2: a self flip turns a blocked Tau ray into a Kaon ray.
+    flipped = narrate_duel(
+        duel_turn(("tau", "head", "changer_self"), ("tau", "head", "bluff"), [6]), NAMES
+    )
+    assert "• particles changed: now Kaon ray against anti-Tau shield → +1 die to Alice" in (
+        flipped
+    )
+    assert "💥 Damage: Alice −0 (75 → 75) · Bob −6 (75 → 69)" in flipped
+    # Rules example 3: the opponent flips it back.
+    cancelled = narrate_duel(
+        duel_turn(("tau", "head", "changer_self"), ("tau", "head", "changer_opponent")), NAMES
+    )
+    assert "• the particle changes cancel out" in cancelled
+
+
+def test_duel_disruptor_intensifier_and_delayed_attack() -> None:
+    disrupted = narrate_duel(
+        duel_turn(("kaon", "torso", "intensifier"), ("tau", "head", "disruptor")), NAMES
+    )
+    assert "• disruptor: all damage negated, nobody rolls" in disrupted
+    assert "4️⃣ Dice: Alice 2 dice · Bob 0 dice — disrupted, nothing rolled" in disrupted
+    # The card's example turn, as the rules decide it: Kaon loses 8 and Tau loses 12.
+    doubled = narrate_duel(
+        duel_turn(("tau", "head", "intensifier"), ("kaon", "head", "delayed_attack"), [4, 6]),
+        NAMES,
+    )
+    assert "• delayed attack: +1 die to Bob" in doubled
+    assert "• intensified: damage ×2" in doubled
+    assert "💥 Damage: Alice −12 (75 → 63) · Bob −8 (75 → 67)" in doubled
+
+
+def test_duel_classic_turn_shows_the_card_rolls() -> None:
+    state, _ = dd.new_game(mode="classic", start_hp=10)
+    # Card rolls in order: devices (Tau, Kaon), regions, functions; then damage dice.
+    faces = [2, 5, 1, 1, 1, 3, 6, 6]
+    state, _ = dd.apply(state, {"type": "roll", "player": 0}, ScriptedDice([]))
+    _, events = dd.apply(state, {"type": "roll", "player": 1}, ScriptedDice(faces))
+    lines = narrate_duel(events, NAMES)
+    assert lines[1] == (
+        "🎲 Card rolls: Alice rolled 2 → Tau ray, 1 → Head, 1 → Bluff · "
+        "Bob rolled 5 → anti-Kaon shield, 1 → Head, 3 → Delayed Attack"
+    )
+    assert "4️⃣ Dice: Alice 1 die (6 = 6) · Bob 1 die (6 = 6)" in lines
+
+
+@pytest.mark.parametrize("hp", [(3, 75), (75, 2)])
+def test_duel_death_is_narrated(hp: tuple[int, int]) -> None:
+    state, _ = dd.new_game(mode="tactical")
+    state = state.model_copy(update={"hp": list(hp)})
+    for player, choice in enumerate((("tau", "head", "bluff"), ("kaon", "torso", "bluff"))):
+        device, region, function = choice
+        state, events = dd.apply(
+            state,
+            {
+                "type": "choose",
+                "player": player,
+                "device": device,
+                "region": region,
+                "function": function,
+            },
+            ScriptedDice([6, 6]),
+        )
+    lines = narrate_duel(events, NAMES)
+    if hp[1] == 2:
+        assert lines[-1] == "💀 Bob is pulverized into sub-atomic dust."
+    else:
+        assert not any("pulverized" in line for line in lines)
