@@ -1,0 +1,198 @@
+"""What ``/odds`` shows: the Diceman heatmap picture and the answer texts."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import time
+from fractions import Fraction
+
+import pytest
+from PIL import Image
+
+from cogs import odds
+from cogs import odds_render as render
+from game_core.ai.diceman import equilibrium, matchup_table
+from game_core.diceman import COMBOS
+
+LABELS = ("M+P", "M+S", "M+H", "P+S", "P+H", "S+H")
+
+
+def picture(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def cell_centre(row: int, column: int) -> tuple[int, int]:
+    """A pixel inside cell (row, column), clear of its text (near the top-left corner)."""
+    step = render.CELL + render.CELL_GAP
+    left = render.MARGIN + render.ROW_LABEL + column * step
+    top = render.MARGIN + render.TITLE_BAR + render.HEADER + row * step
+    return left + 5, top + 5
+
+
+def test_figures_come_from_the_exact_table_and_equilibrium() -> None:
+    figures = odds.diceman_figures()
+    table, solution = matchup_table(), equilibrium()
+    assert figures.labels == LABELS
+    for i, j in itertools.product(range(6), repeat=2):
+        assert figures.p_more[i][j] == float(table.entries[i][j].p_more)
+        assert figures.balance[i][j] == float(table.entries[i][j].balance)
+    assert [entry.label for entry in figures.mix] == list(LABELS)
+    mix_by_combo = dict(zip(COMBOS, figures.mix, strict=True))
+    assert mix_by_combo["magic", "shield"].exact == "69/119"
+    assert mix_by_combo["magic", "shield"].probability == float(solution.mix["magic", "shield"])
+    assert mix_by_combo["magic", "priority"].probability == 0
+
+
+def test_heatmap_cells_are_coloured_by_their_probability() -> None:
+    figures = odds.diceman_figures()
+    image = picture(render.render_diceman_heatmap(figures))
+    assert image.size == render.heatmap_size(6)
+    for row in range(6):
+        for column in range(6):
+            expected = render.ramp_colour(figures.p_more[row][column])
+            assert image.getpixel(cell_centre(row, column)) == expected, (row, column)
+    # M+P never loses to P+H's damage (100%), P+H never beats M+P (0%): the ramp's two ends.
+    assert image.getpixel(cell_centre(0, 4)) == render.RAMP[-1]
+    assert image.getpixel(cell_centre(4, 0)) == render.RAMP[0]
+
+
+def test_heatmap_shows_the_mix_bars_in_proportion() -> None:
+    figures = render.DicemanFigures(
+        labels=("A", "B"),
+        p_more=((0.5, 0.25), (0.75, 0.5)),
+        balance=((0.0, -1.0), (1.0, 0.0)),
+        mix=(render.MixEntry("A", 0.25, "1/4"), render.MixEntry("B", 0.75, "3/4")),
+        value=0.0,
+    )
+    image = picture(render.render_diceman_heatmap(figures))
+    assert image.size == render.heatmap_size(2)
+    grid = 2 * render.CELL + render.CELL_GAP
+    mix_top = render.MARGIN + render.TITLE_BAR + render.HEADER + grid + render.LEGEND_BLOCK
+    bar_left = render.MARGIN + render.MIX_LABEL
+    for index, share in enumerate((0.25, 0.75)):
+        y = mix_top + render.MIX_TITLE + index * render.MIX_ROW + render.MIX_ROW // 2
+        filled = round(render.MIX_BAR * share)
+        assert image.getpixel((bar_left + filled - 2, y)) == render.BAR_FILL
+        assert image.getpixel((bar_left + filled + 3, y)) == render.BAR_TRACK
+
+
+def test_heatmap_renders_fast_without_any_font_file() -> None:
+    figures = odds.diceman_figures()
+    render.render_diceman_heatmap(figures)
+    started = time.perf_counter()
+    png = render.render_diceman_heatmap(figures)
+    elapsed = time.perf_counter() - started
+    assert png.startswith(b"\x89PNG")
+    # Rendered once per process and cached, so this is a comfort margin, not a budget.
+    assert elapsed < 0.5
+
+
+def test_the_cached_picture_is_computed_once() -> None:
+    calls: list[int] = []
+
+    def compute() -> bytes:
+        calls.append(1)
+        return b"png"
+
+    once = odds.Once(compute, "test picture")
+    assert not once.ready
+    assert once.get() == b"png" and once.get() == b"png"
+    assert once.ready and len(calls) == 1
+    once.forget()
+    assert not once.ready and once.get() == b"png" and len(calls) == 2
+
+
+def test_figures_refuse_ragged_tables() -> None:
+    with pytest.raises(ValueError, match="square"):
+        render.DicemanFigures(
+            labels=("A", "B"),
+            p_more=((0.5,), (0.5, 0.5)),
+            balance=((0.0, 0.0), (0.0, 0.0)),
+            mix=(render.MixEntry("A", 1.0, "1"), render.MixEntry("B", 0.0, "0")),
+            value=0.0,
+        )
+
+
+@pytest.mark.parametrize(
+    ("share", "text"),
+    [(0.0, "0%"), (0.003, "<1%"), (0.031, "3%"), (0.5, "50%"), (0.996, ">99%"), (1.0, "100%")],
+)
+def test_cell_percent_never_rounds_to_certainty(share: float, text: str) -> None:
+    assert render.cell_percent(share) == text
+
+
+def test_ramp_runs_from_dark_to_bright() -> None:
+    assert render.ramp_colour(0) == render.RAMP[0]
+    assert render.ramp_colour(1) == render.RAMP[-1]
+    assert render.ramp_colour(-3) == render.RAMP[0] and render.ramp_colour(7) == render.RAMP[-1]
+    assert render.text_colour_on(render.RAMP[0]) == render.TEXT
+    assert render.text_colour_on(render.RAMP[-1]) == render.DARK_TEXT
+
+
+def test_mix_lines_list_the_played_combos_first_then_the_unused() -> None:
+    lines = render.diceman_mix_lines(odds.diceman_figures())
+    assert lines == [
+        "**M+H** 58.0% (69/119)",
+        "**S+H** 32.4% (11/34)",
+        "**M+S** 9.7% (23/238)",
+        "never: M+P, P+S, P+H",
+    ]
+    assert "game value 0" in render.diceman_reading(odds.diceman_figures())
+
+
+def test_pair_texts_d4_against_d20() -> None:
+    pair = odds.pair_odds(4, 20)
+    assert render.pair_lines(pair) == [
+        "The d4 wins: **3/40** = 7.5%",
+        "The d20 wins: **7/8** = 87.5%",
+        "Tie, the house takes every bet: **1/20** = 5%",
+    ]
+    reading = render.pair_reading(pair)
+    assert reading.startswith("The d20 is the favourite: it wins 87.5% of rolls, 11.7x as often")
+    assert "1 in 20 rolls" in reading
+
+
+def test_pair_texts_for_even_dice() -> None:
+    pair = odds.pair_odds(4, 4)
+    assert render.pair_lines(pair)[0] == "First roller (d4) wins: **3/8** = 37.5%"
+    assert render.pair_lines(pair)[2] == "Tie, the house takes every bet: **1/4** = 25%"
+    assert render.pair_reading(pair) == (
+        "Even dice: neither roller is the favourite, and a tie (1 in 4 rolls) hands every bet "
+        "to the house."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.25, "25%"), (0.075, "7.5%"), (7 / 12, "58.33%"), (1.0, "100%"), (0.0, "0%")],
+)
+def test_percent(value: float, text: str) -> None:
+    assert render.percent(value) == text
+
+
+@pytest.mark.parametrize(
+    ("chance", "text"),
+    [(Fraction(1, 4), "1 in 4"), (Fraction(1, 12), "1 in 12"), (Fraction(3, 20), "about 1 in 7")],
+)
+def test_one_in(chance: Fraction, text: str) -> None:
+    assert render.one_in(chance) == text
+
+
+def test_die_against_all_rows() -> None:
+    lines = render.die_against_all_lines(6, [odds.pair_odds(6, die) for die in (4, 6, 20)])
+    assert lines[2].split() == ["d4", "58.33%", "25%", "16.67%"]
+    assert lines[3].split() == ["d6", "41.67%", "41.67%", "16.67%"]
+    assert lines[4].split() == ["d20", "12.5%", "82.5%", "5%"]
+
+
+def test_grid_lines() -> None:
+    dice = (4, 20)
+    cells = {(a, b): float(odds.pair_odds(a, b).tie) for a in dice for b in dice}
+    assert [line.split() for line in render.odds_grid_lines(dice, cells)] == [
+        ["d4", "d20"],
+        ["d4", "25.0%", "5.0%"],
+        ["d20", "5.0%", "5.0%"],
+    ]
