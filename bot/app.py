@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import pkgutil
@@ -33,6 +34,28 @@ STALE_CONTROL = (
 
 ModalHandler = Callable[[discord.Interaction, "re.Match[str]"], Awaitable[None]]
 
+# Task names discord.py gives the work it does for one interaction; shutdown waits for them.
+HANDLER_TASK_PREFIXES = (
+    "CommandTree-invoker",
+    "discord-ui-dynamic-item-",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord.py: on_interaction",
+)
+SHUTDOWN_GRACE_SECONDS = 5.0
+
+
+class DiceTree(app_commands.CommandTree["DiceBot"]):
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+def _custom_id(interaction: discord.Interaction) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+    return str(data.get("custom_id", ""))
+
 
 class DiceBot(commands.AutoShardedBot):
     def __init__(
@@ -50,6 +73,7 @@ class DiceBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=DiceTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **client_options,
         )
@@ -63,7 +87,6 @@ class DiceBot(commands.AutoShardedBot):
         self.editor = CoalescingEditor()
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
-        self.tree.on_error = self._on_app_command_error
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -104,12 +127,12 @@ class DiceBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.component:
-            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            custom_id = _custom_id(interaction)
             if not any(p.fullmatch(custom_id) for p in self._component_patterns):
                 log.debug("stale or unknown component %r", custom_id[:100])
                 await self._answer_stale(interaction)
         elif interaction.type == discord.InteractionType.modal_submit:
-            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            custom_id = _custom_id(interaction)
             for pattern, handler in self._modal_routes:
                 match = pattern.fullmatch(custom_id)
                 if match is not None:
@@ -125,11 +148,6 @@ class DiceBot(commands.AutoShardedBot):
             await reply_ephemeral(interaction, STALE_CONTROL)
         except discord.HTTPException as error:
             log.debug("could not answer a stale control: %s", error.status)
-
-    async def _on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
 
     # -- after a commit -------------------------------------------------------------------
 
@@ -160,10 +178,26 @@ class DiceBot(commands.AutoShardedBot):
     # -- shutdown -------------------------------------------------------------------------
 
     async def close(self) -> None:
+        # Order matters: stop the timers, let interactions already being handled finish
+        # their transaction and their answer (they need the HTTP session and the
+        # database), then close Discord, then the database.
         await self.deadlines.stop()
+        await self._wait_for_handlers()
         await self.editor.close()
         await super().close()
         await self.db.close()
+
+    async def _wait_for_handlers(self) -> None:
+        current = asyncio.current_task()
+        handlers = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current
+            and not task.done()
+            and task.get_name().startswith(HANDLER_TASK_PREFIXES)
+        ]
+        if handlers:
+            await asyncio.wait(handlers, timeout=SHUTDOWN_GRACE_SECONDS)
 
 
 def discover_cogs() -> list[str]:

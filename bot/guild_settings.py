@@ -40,7 +40,7 @@ async def load_guild_settings(
         return defaults
     overrides: dict[str, Any] = json.loads(row[0])
     return defaults.model_copy(
-        update={k: v for k, v in overrides.items() if k in defaults.model_fields}
+        update={k: v for k, v in overrides.items() if k in GuildSettings.model_fields}
     )
 
 
