@@ -353,7 +353,12 @@ class ColumnButton(
         )
         # The move is committed: answer by editing the board in place (inside 3 s), then
         # make sure a faster system move (the AI) did not get overwritten by this edit.
-        await interaction.response.edit_message(**await cog.message_fields(outcome.session))
+        try:
+            await interaction.response.edit_message(**await cog.message_fields(outcome.session))
+        except discord.HTTPException:
+            # The move stands whatever happened to the answer: show it with the bot token.
+            cog.refresh(outcome.session, outcome.events)
+            raise
         await cog.catch_up(outcome.session)
 
 
@@ -597,7 +602,7 @@ class KnucklebonesCog(
     # -- showing outcomes nobody's interaction waits for ----------------------------------
 
     async def publish(self, outcome: Outcome) -> None:
-        self._refresh(outcome.session, outcome.events)
+        self.refresh(outcome.session, outcome.events)
         if any(event.get("type") == "turn_warning" for event in outcome.events):
             try:
                 await self._send_warning(outcome.session)
@@ -609,7 +614,7 @@ class KnucklebonesCog(
                     error.status,
                 )
 
-    def _refresh(self, session: Session, events: list[Event]) -> None:
+    def refresh(self, session: Session, events: list[Event]) -> None:
         """Edit the board through the channel endpoint (bot token: no 15-minute limit).
         Edits to one message are serialised and coalesced, and each renders the newest
         state from the database, so a late edit can never show an older board."""
@@ -631,7 +636,7 @@ class KnucklebonesCog(
         the message again so the newest state is what stays on screen."""
         latest = await self.bot.sessions.get(shown.id)
         if latest is not None and latest.version != shown.version:
-            self._refresh(latest, [])
+            self.refresh(latest, [])
 
     async def _send_warning(self, session: Session) -> None:
         table = Table.model_validate(session.state)

@@ -296,3 +296,21 @@ async def test_forfeiting_a_pending_challenge_withdraws_it(
     await fake_discord.wait_for(lambda: board.buttons() == [], what="the challenge to close")
     assert "withdrew the Knucklebones challenge" in board.content
     assert await result_count(running_bot) == 0
+
+
+async def test_a_move_whose_answer_is_lost_still_shows_on_the_board(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    board = await start_duel(fake_discord, alice, bob, first="me")
+    # Discord refuses the answer (as if it came too late): the move was committed, so the
+    # bot shows it through the channel endpoint instead.
+    fake_discord.callback_deadline = 0.0
+    interaction = await alice.begin_click(board, "Column 2")
+    await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the board to show turn 2")
+    fake_discord.callback_deadline = 3.0
+    assert interaction.callback_attempts and interaction.callback_attempts[0][1] == 404
+    assert fake_discord.take_problems("late-answer")
+    assert mover_id(board) == bob.id
+    session = await session_for(running_bot, board)
+    engine = kb.KnucklebonesState.model_validate(session.state["engine"])
+    assert [len(column) for column in engine.boards[0]] == [0, 1, 0]
