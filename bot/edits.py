@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger(__name__)
 
 EditFn = Callable[[], Awaitable[None]]
+CLOSE_GRACE_SECONDS = 5.0
 
 
 class CoalescingEditor:
@@ -48,5 +49,11 @@ class CoalescingEditor:
             await asyncio.gather(*list(self._running.values()), return_exceptions=True)
 
     async def close(self) -> None:
-        self._pending.clear()
-        await self.flush()
+        """Send the edits still waiting (they show the newest state), within a grace period."""
+        try:
+            await asyncio.wait_for(self.flush(), CLOSE_GRACE_SECONDS)
+        except TimeoutError:
+            log.warning("gave up on %d message edits at shutdown", len(self._pending))
+            self._pending.clear()
+            for task in list(self._running.values()):
+                task.cancel()
