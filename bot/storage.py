@@ -24,8 +24,10 @@ class StorageUnavailable(Exception):
 
 
 class Database:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = Path(path)
+        # How long a write waits for another connection's write lock before giving up.
+        self.busy_timeout_ms = busy_timeout_ms
         self._conn: aiosqlite.Connection | None = None
         # Imported lazily so creating a Database needs no running loop.
         import asyncio
@@ -47,7 +49,7 @@ class Database:
         # exactly what the code says.
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA synchronous = NORMAL")
         await conn.execute("PRAGMA foreign_keys = ON")
