@@ -7,6 +7,7 @@ front, which also keeps a second process (or a second connection in tests) corre
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,18 +42,31 @@ class Database:
         return self._conn
 
     async def open(self) -> None:
+        """Open the file (creating it and its folder), or raise StorageUnavailable saying
+        which path is unusable."""
         if self._conn is not None:
             return
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction means
-        # exactly what the code says.
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
+        try:
+            if str(self.path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction means
+            # exactly what the code says.
+            conn = await aiosqlite.connect(self.path, isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise StorageUnavailable(f"cannot open the database {self.path}: {error}") from error
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException as error:
+            # The connection owns a non-daemon thread: left open, it keeps the process
+            # from ever exiting.
+            await conn.close()
+            if isinstance(error, sqlite3.Error):
+                raise StorageUnavailable(f"cannot use the database {self.path}: {error}") from error
+            raise
         self._conn = conn
 
     async def close(self) -> None:
