@@ -530,10 +530,10 @@ class WeightedDice(
             text = "You left the lobby."
         else:
             seat = outcome.previous.seat_of(interaction.user.id)
-            points = load_state(outcome.session.state)
-            assert isinstance(points, TableState) and seat is not None
+            table = load_state(outcome.session.state)
+            assert isinstance(table, TableState) and seat is not None
             text = (
-                f"You left the table. Your {points.engine.scores[seat]} points stay in the "
+                f"You left the table. Your {table.engine.scores[seat]} points stay in the "
                 "standings; you no longer bet, roll or host."
             )
         await interaction.response.send_message(text, ephemeral=True)

@@ -226,3 +226,21 @@ def test_the_setup_panel_shows_the_choices_so_far_and_the_odds() -> None:
     assert "Pick two different players" in same
     full = setup_panel_text(state, names, Draft(r0=1, d0=20, r1=2, d1=4))
     assert re.search(r"\*\*Rosa\*\* wins 7/8", full)
+
+
+def test_a_shared_win_names_every_winner_and_a_leaver_cannot_win() -> None:
+    state = wd.WeightedDiceState(
+        n_players=5,
+        scores=[150, 90, 150, 160, 20],
+        active=[True, True, True, False, True],
+        house=1,
+        phase="finished",
+        end_reason="normal",
+    )
+    table = TableState(host=100, engine=state, first_house=0)
+    embed = table_embed(table, seats(NAMES[:5]), 3).embed
+    description = embed.description or ""
+    assert description.startswith("🏆 **Hugo** and **Rudi** share the win with **150** points!")
+    standings = (embed.fields[0].value or "").splitlines()
+    assert standings[0].startswith("🥇 ` 1.` **Hugo**") and standings[1].startswith("🥇 ` 3.`")
+    assert "**Xena** — **160** (left)" in standings[2]

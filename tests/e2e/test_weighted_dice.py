@@ -45,11 +45,19 @@ async def test_lobby_fills_up_and_only_the_host_starts_from_five(
     with pytest.raises(FakeUsageError, match="disabled"):
         await players[0].click(table.message, "Start")
 
-    # Joining twice is refused and changes nothing.
+    # Joining twice is refused and changes nothing; so is opening a second table here, or
+    # joining this one from another table in the same channel.
     before = await table.snapshot()
     again = await players[1].click(table.message, "Join")
     assert again.ephemeral and "already at this table" in again.text()
+    second = await players[1].slash("weighted new")
+    assert second.ephemeral and "You already have a game open in this channel" in second.text()
+    elsewhere = Table(fake_discord, running_bot, [players[5]])
+    await elsewhere.open_lobby()
+    busy = await players[5].click(table.message, "Join")
+    assert busy.ephemeral and "You already have a game open in this channel" in busy.text()
     await table.assert_unchanged(before)
+    await players[5].slash("weighted leave")
 
     await players[4].click(table.message, "Join")
     await table.settle()

@@ -11,6 +11,8 @@ from fakediscord import FakeUsageError
 from fakediscord.interactions import wait_for_answer
 from weighted_support import Table, script_dice
 
+from game_core import weighted_dice as wd
+
 NAMES = ("hugo", "rosa", "rudi", "xena", "yann", "zora")
 TWELVE = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon", "kim", "lea")
 
@@ -154,44 +156,36 @@ async def test_setup_refusals_change_nothing(running_bot, fake_discord, make_mem
 async def test_twelve_players_betting_at_the_same_moment(
     running_bot, fake_discord, make_member
 ) -> None:
+    """All twelve act at once: the nine eligible submit their modals while the house and
+    both rollers press quick bets. Production edit pacing is kept: that is what is measured."""
     table, players, _ = await betting_table(
         running_bot, fake_discord, make_member, names=TWELVE, dice=(10, 10), quick_edits=False
     )
     bettors = players[3:]
-    assert len(bettors) == 9
     amounts = {player.name: 2 + index for index, player in enumerate(bettors)}
     sides = {player.name: index % 2 for index, player in enumerate(bettors)}
-
-    # Round 1, a burst: eight bettors submit their modals while the house and both rollers
-    # press quick bets, all at once. The table shows live totals; edits are coalesced.
-    modals = {p.name: await table.open_bet(p, sides[p.name]) for p in bettors[:8]}
+    modals = {p.name: await table.open_bet(p, sides[p.name]) for p in bettors}
     await table.settle()
     edits_before = table.edits()
     started = [
-        *(p.begin_submit_modal(modals[p.name], amount=str(amounts[p.name])) for p in bettors[:8]),
+        *(p.begin_submit_modal(modals[p.name], amount=str(amounts[p.name])) for p in bettors),
         *(p.begin_click(table.message, f"wd:{table.session_id}:1:quick:0:5") for p in players[:3]),
     ]
     interactions = await asyncio.gather(*started)
     answers = await asyncio.gather(*(wait_for_answer(i, 5.0) for i in interactions))
     assert all(a.ephemeral for a in answers)
-    assert sum("You bet" in a.text() for a in answers) == 8
-    assert sum("cannot bet" in a.text() or "does not bet" in a.text() for a in answers) == 3
+    assert sum("You bet" in a.text() for a in answers) == 9
+    # The house and the rollers are refused: as such, or (if the nine were quicker) because
+    # the window had closed already.
+    closed = "Betting for round 1 is closed: the table is on round 2 now."
+    assert answers[9].text() in ("You are the house this round: the house does not bet.", closed)
+    for answer in answers[10:]:
+        assert answer.text() in ("You are rolling this round: rollers cannot bet.", closed)
+    assert sum("Everyone has bet" in a.text() for a in answers) == 1
     await table.settle()
-    burst_edits = table.edits() - edits_before
-    assert 1 <= burst_edits <= 2, burst_edits
-    engine = await table.engine()
-    assert sorted(bet.player for bet in engine.bets) == list(range(3, 11))
-    totals = [0, 0]
-    for player in bettors[:8]:
-        totals[sides[player.name]] += amounts[player.name]
-    assert [sum(b.amount for b in engine.bets if b.roller == side) for side in (0, 1)] == totals
-    text = table.text()
-    assert f"**On Ben: {totals[0]}**" in text and f"**On Cat: {totals[1]}**" in text
-    assert "Still to bet: Lea" in text
+    assert 1 <= table.edits() - edits_before <= 2
 
-    # The ninth bet closes the window at once; every bet was scored exactly once.
-    last = bettors[8]
-    await table.bet(last, sides[last.name], amounts[last.name])
+    # Every bet counted once, on the side and for the amount given; one round scored.
     engine = await table.engine()
     assert engine.rounds_played == 1 and engine.last_round is not None
     scored = {bet.player: (bet.roller, bet.amount) for bet in engine.last_round.bets}
@@ -200,8 +194,34 @@ async def test_twelve_players_betting_at_the_same_moment(
     rows = await running_bot.db.fetch_all(
         "SELECT events FROM events WHERE session_id = ?", (table.session_id,)
     )
-    bet_events = [e for r in rows for e in json.loads(r["events"]) if e["type"] == "bet"]
-    assert sorted(e["player"] for e in bet_events) == list(range(3, 12))
+    events = [e for r in rows for e in json.loads(r["events"])]
+    assert sorted(e["player"] for e in events if e["type"] == "bet") == list(range(3, 12))
+    assert sum(e["type"] == "round_scored" for e in events) == 1
+    closing = next(e for e in events if e["type"] == "betting_closed")
+    totals = [0, 0]
+    for player in bettors:
+        totals[sides[player.name]] += amounts[player.name]
+    assert closing["totals"] == totals and closing["bets"] == 9
+
+    # Round 2: a burst of eight quick bets leaves one bettor to go; the table shows the
+    # live totals after one coalesced edit.
+    ben, cat, dan = players[1:4]
+    await table.setup_round(ben, (cat, dan), (6, 6))
+    engine = await table.engine()
+    eligible = [players[seat] for seat in wd.eligible_bettors(engine)]
+    await table.settle()
+    edits_before = table.edits()
+    burst = [
+        p.begin_click(table.message, f"wd:{table.session_id}:2:quick:{i % 2}:5")
+        for i, p in enumerate(eligible[:8])
+    ]
+    answers = await asyncio.gather(*(wait_for_answer(i, 5.0) for i in await asyncio.gather(*burst)))
+    assert all("You bet **5**" in a.text() for a in answers)
+    await table.settle()
+    assert table.edits() - edits_before <= 2
+    text = table.text()
+    assert "**On Cat: 20** — " in text and "**On Dan: 20** — " in text
+    assert f"Still to bet: {eligible[8].name.title()}" in text
 
 
 # -- restarts ------------------------------------------------------------------------------------
