@@ -7,6 +7,7 @@ front, which also keeps a second process (or a second connection in tests) corre
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator
@@ -30,6 +31,8 @@ class Database:
         # How long a write waits for another connection's write lock before giving up.
         self.busy_timeout_ms = busy_timeout_ms
         self._conn: aiosqlite.Connection | None = None
+        # (device, inode) of the file we opened: to notice it being deleted or replaced.
+        self._file_identity: tuple[int, int] | None = None
         # Imported lazily so creating a Database needs no running loop.
         import asyncio
 
@@ -68,10 +71,33 @@ class Database:
                 raise StorageUnavailable(f"cannot use the database {self.path}: {error}") from error
             raise
         self._conn = conn
+        self._file_identity = self._current_file_identity()
+
+    def _current_file_identity(self) -> tuple[int, int] | None:
+        if str(self.path) == ":memory:":
+            return None
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return None
+        return info.st_dev, info.st_ino
+
+    def _check_file(self) -> None:
+        """Refuse to write when the file we opened is no longer at our path: SQLite would
+        happily keep writing to the deleted (or moved) file, and every move would be lost
+        at the next start."""
+        if self._file_identity is None:
+            return
+        if self._current_file_identity() != self._file_identity:
+            raise StorageUnavailable(
+                f"the database file {self.path} was deleted or replaced while the bot was "
+                "running; nothing more is written to it until the bot restarts"
+            )
 
     async def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
+            self._file_identity = None
             await conn.close()
 
     @asynccontextmanager
@@ -79,6 +105,7 @@ class Database:
         """One write transaction: commit on success, roll back on any exception."""
         async with self._write_lock:
             conn = self.conn
+            self._check_file()
             try:
                 await conn.execute("BEGIN IMMEDIATE")
             except aiosqlite.OperationalError as error:
