@@ -7,6 +7,7 @@ front, which also keeps a second process (or a second connection in tests) corre
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import time
@@ -18,11 +19,39 @@ import aiosqlite
 
 from bot.migrations import MIGRATIONS
 
+log = logging.getLogger(__name__)
+
 BUSY_TIMEOUT_MS = 5_000
 
 
 class StorageUnavailable(Exception):
     """The database is locked for too long, gone, or unwritable."""
+
+
+# SQLite's primary result codes that mean "the database cannot be used right now" (busy,
+# read-only, I/O error, disk full, damaged file) rather than a mistake in a statement, which
+# is also an OperationalError but must surface as the bug it is.
+_UNAVAILABLE_CODES = frozenset(
+    {
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PROTOCOL,
+        sqlite3.SQLITE_NOTADB,
+    }
+)
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """True for a database error caused by the database's condition, not by our SQL."""
+    if not isinstance(error, sqlite3.DatabaseError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and (code & 0xFF) in _UNAVAILABLE_CODES
 
 
 class Database:
@@ -108,18 +137,20 @@ class Database:
             self._check_file()
             try:
                 await conn.execute("BEGIN IMMEDIATE")
-            except aiosqlite.OperationalError as error:
+            except sqlite3.Error as error:
                 raise StorageUnavailable(str(error)) from error
             try:
                 yield conn
-            except BaseException:
-                await conn.execute("ROLLBACK")
+            except BaseException as error:
+                await _rollback(conn)
+                if is_unavailable(error):
+                    raise StorageUnavailable(str(error)) from error
                 raise
             else:
                 try:
                     await conn.execute("COMMIT")
                 except aiosqlite.OperationalError as error:
-                    await conn.execute("ROLLBACK")
+                    await _rollback(conn)
                     raise StorageUnavailable(str(error)) from error
 
     async def fetch_all(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
@@ -159,6 +190,17 @@ class Database:
             "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
         )
         return [(row["name"], row["sql"]) for row in rows]
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    # After some errors (disk full, I/O) SQLite has already rolled the transaction back;
+    # a second ROLLBACK would fail and hide the error that matters.
+    if not conn.in_transaction:
+        return
+    try:
+        await conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        log.exception("rolling back a failed transaction failed too")
 
 
 def _statements(script: str) -> list[str]:
