@@ -108,6 +108,11 @@ def _signature(fields: dict[str, Any]) -> str:
     )
 
 
+def _interaction_data(interaction: discord.Interaction) -> dict[str, Any]:
+    """The raw payload data as a plain dict (discord.py types it as a union of TypedDicts)."""
+    return dict(interaction.data or {})  # type: ignore[arg-type]
+
+
 def _bot(interaction: discord.Interaction) -> DiceBot:
     client = interaction.client
     assert isinstance(client, DiceBot)
@@ -233,7 +238,7 @@ class DraftSelect(
         )
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = _interaction_data(interaction).get("values") or []
         choice = str(values[0]) if values else ""
         draft = self.draft.with_choice(self.field, choice)
         await _cog(interaction).show_setup_panel(
@@ -947,8 +952,8 @@ class WeightedDice(
     async def submit_bet_modal(
         self, interaction: discord.Interaction, match: re.Match[str]
     ) -> None:
-        components = (interaction.data or {}).get("components") or []
-        amount = modal_value(list(components), AMOUNT_INPUT)  # type: ignore[arg-type]
+        components = _interaction_data(interaction).get("components") or []
+        amount = modal_value(list(components), AMOUNT_INPUT)
         await self.place_bet(
             interaction, int(match["sid"]), int(match["round"]), int(match["side"]), amount
         )
