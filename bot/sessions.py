@@ -104,7 +104,8 @@ class SessionService:
     # -- reading --------------------------------------------------------------------------
 
     async def get(self, session_id: int) -> Session | None:
-        return await _load(self.db.conn, session_id)
+        async with self.db.read() as conn:
+            return await _load(conn, session_id)
 
     async def require(self, session_id: int) -> Session:
         session = await self.get(session_id)
@@ -116,7 +117,8 @@ class SessionService:
         self, user_id: int, channel_id: int, game: str | None = None
     ) -> Session | None:
         """The user's pending or active game in this channel, if any."""
-        return await _open_session_for(self.db.conn, user_id, channel_id, game)
+        async with self.db.read() as conn:
+            return await _open_session_for(conn, user_id, channel_id, game)
 
     async def open_sessions(self, game: str | None = None) -> list[Session]:
         sql = "SELECT id FROM sessions WHERE status IN ('pending', 'active')"
@@ -129,7 +131,8 @@ class SessionService:
         return [session for session in sessions if session is not None]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        return await load_guild_settings(self.db.conn, guild_id, self.defaults)
+        async with self.db.read() as conn:
+            return await load_guild_settings(conn, guild_id, self.defaults)
 
     # -- writing --------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ front, which also keeps a second process (or a second connection in tests) corre
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sqlite3
@@ -62,10 +63,10 @@ class Database:
         self._conn: aiosqlite.Connection | None = None
         # (device, inode) of the file we opened: to notice it being deleted or replaced.
         self._file_identity: tuple[int, int] | None = None
-        # Imported lazily so creating a Database needs no running loop.
-        import asyncio
-
         self._write_lock = asyncio.Lock()
+        # The task inside transaction() or read(), so its own nested reads do not wait
+        # for the lock it holds.
+        self._owner: asyncio.Task[object] | None = None
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -132,6 +133,8 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction: commit on success, roll back on any exception."""
+        if self._owner is not None and self._owner is asyncio.current_task():
+            raise RuntimeError("a transaction cannot start inside another one or a read")
         async with self._write_lock:
             conn = self.conn
             self._check_file()
@@ -139,6 +142,7 @@ class Database:
                 await conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise StorageUnavailable(str(error)) from error
+            self._owner = asyncio.current_task()
             try:
                 yield conn
             except BaseException as error:
@@ -152,13 +156,38 @@ class Database:
                 except aiosqlite.OperationalError as error:
                     await _rollback(conn)
                     raise StorageUnavailable(str(error)) from error
+            finally:
+                self._owner = None
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, for reads that must see committed data only.
+
+        All work shares one connection, so a read running while another task's transaction
+        is open would see its uncommitted (maybe about to be rolled back) rows: wait for it
+        to finish. Inside the task's own transaction or read, the read goes straight on.
+        """
+        if self._owner is not None and self._owner is asyncio.current_task():
+            yield self.conn
+            return
+        async with self._write_lock:
+            conn = self.conn
+            self._owner = asyncio.current_task()
+            try:
+                yield conn
+            except sqlite3.Error as error:
+                if is_unavailable(error):
+                    raise StorageUnavailable(str(error)) from error
+                raise
+            finally:
+                self._owner = None
 
     async def fetch_all(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cursor:
+        async with self.read() as conn, conn.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def fetch_one(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cursor:
+        async with self.read() as conn, conn.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def migrate(self) -> list[int]:
