@@ -114,4 +114,30 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        2,
+        # Leaderboards, /stats and /history. A separate migration: number 1 has shipped.
+        # The ratings row also keeps a running final-score total (Knucklebones' average
+        # final score), and favourite picks are counted per player at record time, so
+        # /stats never parses result JSON. Indexes serve each leaderboard sort and the
+        # newest-first history of one server.
+        """
+        ALTER TABLE ratings ADD COLUMN score_total INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE ratings ADD COLUMN scored_games INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX ratings_by_wins ON ratings (guild_id, game, wins DESC, ordinal DESC);
+        CREATE INDEX ratings_by_win_rate
+            ON ratings (guild_id, game, (CAST(wins AS REAL) / games) DESC, games DESC);
+
+        CREATE TABLE player_picks (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            pick TEXT NOT NULL,
+            uses INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, user_id, pick)
+        ) WITHOUT ROWID;
+
+        CREATE INDEX results_by_guild ON results (guild_id, finished_at DESC);
+        """,
+    ),
 ]

@@ -9,6 +9,7 @@ only move the separate AI record, never the human ladder.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -78,7 +79,28 @@ async def record_result(
         rows,
     )
     await _update_ratings(conn, session, seats, result, vs_ai, now)
+    await _count_picks(conn, session, seats, summary)
     return result_id
+
+
+# The streak after one more game, from the stored streak: +n after n wins in a row, -n
+# after n losses; a draw resets it. Only win streaks count towards the best streak.
+_NEXT_STREAK_SQL = {
+    "win": "CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END",
+    "loss": "CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END",
+    "draw": "0",
+}
+_FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
+
+
+# The streak after one more game, from the stored streak: +n after n wins in a row, -n
+# after n losses; a draw resets it. Only win streaks count towards the best streak.
+_NEXT_STREAK_SQL = {
+    "win": "CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END",
+    "loss": "CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END",
+    "draw": "0",
+}
+_FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
 
 
 async def _update_ratings(
@@ -90,58 +112,177 @@ async def _update_ratings(
     now: float,
 ) -> None:
     humans = [seat for seat in seats if not seat.is_ai]
-    current: dict[int, tuple[float, float]] = {}
-    for seat in humans:
-        async with conn.execute(
-            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-            (session.guild_id, session.game, seat.user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        current[seat.seat] = (
-            (row[0], row[1]) if row is not None else (RATING_MODEL.mu, RATING_MODEL.sigma)
-        )
+    if not humans:
+        return
+    if vs_ai:
+        for seat in humans:
+            await _record_ai_game(conn, session, seat, result, now)
+        return
 
-    new_ratings = dict(current)
-    if not vs_ai and len(humans) >= 2:
+    current = await _current_ratings(conn, session, [seat.user_id for seat in humans])
+    new_ratings = {seat.user_id: current[seat.user_id] for seat in humans}
+    if len(humans) >= 2:
         teams = [
-            [RATING_MODEL.rating(mu=current[s.seat][0], sigma=current[s.seat][1])] for s in humans
+            [RATING_MODEL.rating(mu=current[s.user_id][0], sigma=current[s.user_id][1])]
+            for s in humans
         ]
         rated = RATING_MODEL.rate(teams, ranks=[result.ranks[s.seat] for s in humans])
         for seat, team in zip(humans, rated, strict=True):
-            new_ratings[seat.seat] = (team[0].mu, team[0].sigma)
+            new_ratings[seat.user_id] = (team[0].mu, team[0].sigma)
 
     for seat in humans:
         outcome = result.outcome(seat.seat)
-        mu, sigma = new_ratings[seat.seat]
+        mu, sigma = new_ratings[seat.user_id]
+        score = _final_score(result, seat.seat)
+        streak = _NEXT_STREAK_SQL[outcome]
+        first_streak = _FIRST_STREAK[outcome]
+        # One upsert per player: the VALUES are what a first game leaves behind, the
+        # UPDATE adds this game to an existing row (SET expressions see the old values).
         await conn.execute(
-            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO NOTHING",
-            (session.guild_id, session.game, seat.user_id, mu, sigma, ordinal(mu, sigma), now),
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, wins, losses,"
+            " draws, games, streak, best_streak, score_total, scored_games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
+            " wins = wins + excluded.wins, losses = losses + excluded.losses,"
+            " draws = draws + excluded.draws, games = games + 1,"
+            f" best_streak = MAX(best_streak, {streak}), streak = {streak},"
+            " score_total = score_total + excluded.score_total,"
+            " scored_games = scored_games + excluded.scored_games,"
+            " updated_at = excluded.updated_at",
+            (
+                session.guild_id,
+                session.game,
+                seat.user_id,
+                mu,
+                sigma,
+                ordinal(mu, sigma),
+                int(outcome == "win"),
+                int(outcome == "loss"),
+                int(outcome == "draw"),
+                first_streak,
+                max(0, first_streak),
+                score or 0,
+                int(score is not None),
+                now,
+            ),
         )
-        if vs_ai:
-            column = {"win": "ai_wins", "loss": "ai_losses", "draw": "ai_draws"}[outcome]
-            await conn.execute(
-                f"UPDATE ratings SET {column} = {column} + 1, updated_at = ?"
-                " WHERE guild_id = ? AND game = ? AND user_id = ?",
-                (now, session.guild_id, session.game, seat.user_id),
-            )
+
+
+async def _record_ai_game(
+    conn: aiosqlite.Connection, session: Session, seat: Seat, result: GameResult, now: float
+) -> None:
+    """A game against the AI: only the separate AI record (and the score average) moves;
+    a first game leaves a default ladder rating with no ladder games."""
+    outcome = result.outcome(seat.seat)
+    score = _final_score(result, seat.seat)
+    mu, sigma = RATING_MODEL.mu, RATING_MODEL.sigma
+    await conn.execute(
+        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, ai_wins, ai_losses,"
+        " ai_draws, score_total, scored_games, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+        " ai_wins = ai_wins + excluded.ai_wins, ai_losses = ai_losses + excluded.ai_losses,"
+        " ai_draws = ai_draws + excluded.ai_draws,"
+        " score_total = score_total + excluded.score_total,"
+        " scored_games = scored_games + excluded.scored_games,"
+        " updated_at = excluded.updated_at",
+        (
+            session.guild_id,
+            session.game,
+            seat.user_id,
+            mu,
+            sigma,
+            ordinal(mu, sigma),
+            int(outcome == "win"),
+            int(outcome == "loss"),
+            int(outcome == "draw"),
+            score or 0,
+            int(score is not None),
+            now,
+        ),
+    )
+
+
+async def _current_ratings(
+    conn: aiosqlite.Connection, session: Session, user_ids: Sequence[int]
+) -> dict[int, tuple[float, float]]:
+    marks = ", ".join("?" for _ in user_ids)
+    async with conn.execute(
+        "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
+        f" AND user_id IN ({marks})",
+        (session.guild_id, session.game, *user_ids),
+    ) as cursor:
+        stored = {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
+    default = (RATING_MODEL.mu, RATING_MODEL.sigma)
+    return {user_id: stored.get(user_id, default) for user_id in user_ids}
+
+
+def _final_score(result: GameResult, seat: int) -> int | None:
+    if result.scores is None or seat >= len(result.scores):
+        return None
+    return result.scores[seat]
+
+
+# -- favourite picks --------------------------------------------------------------------------
+
+# The summary key holding each game's per-seat picks: Diceman's chosen dice pairs, one per
+# round, and Dimension Duel's functions, one per turn.
+PICK_KEYS: dict[str, str] = {"diceman": "choices", "dimension_duel": "functions"}
+
+
+def picks_of(game: str, summary: dict[str, Any], seat: int) -> list[str]:
+    """The picks one seat made during a game, as stable keys ("priority+sword", "deflector").
+
+    The summary comes from a game's cog; anything not shaped as expected counts as no
+    picks, because a stats nicety must never stop a finished game from being recorded.
+    """
+    key = PICK_KEYS.get(game)
+    if key is None:
+        return []
+    per_seat = summary.get(key)
+    if isinstance(per_seat, dict):
+        picks = per_seat.get(str(seat), per_seat.get(seat))  # type: ignore[call-overload]
+    elif isinstance(per_seat, list) and seat < len(per_seat):
+        picks = per_seat[seat]
+    else:
+        return []
+    if not isinstance(picks, list):
+        return []
+    found = [pick_key(pick) for pick in picks]
+    return [pick for pick in found if pick is not None]
+
+
+def pick_key(pick: object) -> str | None:
+    """One pick as a key: a die pair in any order becomes "a+b" (sorted), a name stays."""
+    if isinstance(pick, str):
+        parts = [part.strip().lower() for part in pick.replace(",", "+").split("+")]
+    elif isinstance(pick, list | tuple) and all(isinstance(part, str) for part in pick):
+        parts = [part.strip().lower() for part in pick]
+    else:
+        return None
+    parts = [part for part in parts if part]
+    if not parts or len(parts) > 4:
+        return None
+    return "+".join(sorted(parts))[:60]
+
+
+async def _count_picks(
+    conn: aiosqlite.Connection, session: Session, seats: Sequence[Seat], summary: dict[str, Any]
+) -> None:
+    rows: list[tuple[int, str, int, str, int]] = []
+    for seat in seats:
+        if seat.is_ai:
             continue
-        column = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
-        # streak: +n after n wins in a row, -n after n losses; a draw resets it.
-        if outcome == "win":
-            streak_sql = "CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END"
-        elif outcome == "loss":
-            streak_sql = "CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END"
-        else:
-            streak_sql = "0"
-        await conn.execute(
-            f"UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, {column} = {column} + 1,"
-            f" games = games + 1, streak = {streak_sql}, updated_at = ?"
-            " WHERE guild_id = ? AND game = ? AND user_id = ?",
-            (mu, sigma, ordinal(mu, sigma), now, session.guild_id, session.game, seat.user_id),
+        counts = Counter(picks_of(session.game, summary, seat.seat))
+        rows.extend(
+            (session.guild_id, session.game, seat.user_id, pick, uses)
+            for pick, uses in counts.items()
         )
-        await conn.execute(
-            "UPDATE ratings SET best_streak = MAX(best_streak, streak)"
-            " WHERE guild_id = ? AND game = ? AND user_id = ?",
-            (session.guild_id, session.game, seat.user_id),
+    if rows:
+        await conn.executemany(
+            "INSERT INTO player_picks (guild_id, game, user_id, pick, uses)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id, pick)"
+            " DO UPDATE SET uses = uses + excluded.uses",
+            rows,
         )

@@ -1,0 +1,399 @@
+"""The read side of results and ratings: leaderboard pages, one player's stats, recent
+history, and resetting a server's ladder for one game.
+
+Everything here is per server (``guild_id``). The ladder is the ``ratings`` table that
+``bot.results.record_result`` keeps up to date in each game's own transaction, so a
+leaderboard page is an indexed range read, never an aggregate over all results.
+
+Who is ranked: a player needs ``max(1, provisional_games)`` ladder games (games against
+the AI do not count) to be ranked; players with fewer, but at least one, are listed apart
+as provisional. Rank is the position in the rating order (conservative ordinal, then user
+id for exact ties), the same in ``/leaderboard`` and ``/stats``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import aiosqlite
+
+from bot.storage import Database
+
+GAME_TITLES: dict[str, str] = {
+    "knucklebones": "Knucklebones",
+    "diceman": "Diceman",
+    "weighted_dice": "Weighted Dice",
+    "dimension_duel": "Dimension Duel",
+}
+GAMES: tuple[str, ...] = tuple(GAME_TITLES)
+
+SortKey = Literal["rating", "wins", "win_rate"]
+SORT_LABELS: dict[str, str] = {"rating": "rating", "wins": "wins", "win_rate": "win rate"}
+
+PAGE_SIZE = 10
+# How many provisional players a leaderboard page lists (the rest are counted).
+PROVISIONAL_LISTED = 5
+HISTORY_LIMIT = 10
+RECENT_RESULTS = 5
+
+# Each sort matches an index from migration 2 (or 1, for the rating), so a page reads
+# only the rows it shows; the user id breaks exact ties the same way everywhere.
+_ORDER_BY: dict[str, str] = {
+    "rating": "ordinal DESC, user_id",
+    "wins": "wins DESC, ordinal DESC, user_id",
+    "win_rate": "CAST(wins AS REAL) / games DESC, games DESC, user_id",
+}
+_GAME_LIST = ", ".join(f"'{game}'" for game in GAMES)
+_STANDING_COLUMNS = (
+    "user_id, mu, sigma, ordinal, wins, losses, draws, games, streak, best_streak,"
+    " ai_wins, ai_losses, ai_draws, score_total, scored_games"
+)
+
+
+def ladder_minimum(provisional_games: int) -> int:
+    """Ladder games needed to be ranked: the server's threshold, and at least one game."""
+    return max(1, provisional_games)
+
+
+def game_title(game: str) -> str:
+    return GAME_TITLES.get(game, game.replace("_", " ").title())
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str | None:
+    if message_id is None:
+        return None
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's record in one game on one server."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    streak: int
+    best_streak: int
+    ai_wins: int
+    ai_losses: int
+    ai_draws: int
+    score_total: int
+    scored_games: int
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> Standing:
+        return cls(**{name: row[name] for name in cls.__dataclass_fields__})
+
+    @property
+    def win_rate(self) -> float | None:
+        return None if self.games == 0 else self.wins / self.games
+
+    @property
+    def ai_games(self) -> int:
+        return self.ai_wins + self.ai_losses + self.ai_draws
+
+    @property
+    def average_score(self) -> float | None:
+        return None if self.scored_games == 0 else self.score_total / self.scored_games
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rank: int
+    standing: Standing
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    game: str
+    sort: SortKey
+    page: int  # 1-based, clamped to the pages that exist
+    pages: int
+    ranked_total: int
+    rows: list[Ranked]
+    provisional: list[Standing]
+    provisional_total: int
+    minimum_games: int
+
+    @property
+    def empty(self) -> bool:
+        return self.ranked_total == 0 and self.provisional_total == 0
+
+
+async def leaderboard_page(
+    db: Database,
+    guild_id: int,
+    game: str,
+    *,
+    sort: SortKey = "rating",
+    page: int = 1,
+    provisional_games: int = 3,
+) -> LeaderboardPage:
+    minimum = ladder_minimum(provisional_games)
+    counts = await db.fetch_one(
+        "SELECT COUNT(*) AS ranked FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?",
+        (guild_id, game, minimum),
+    )
+    ranked_total = 0 if counts is None else int(counts["ranked"])
+    pages = max(1, -(-ranked_total // PAGE_SIZE))
+    page = min(max(1, page), pages)
+    rows = await db.fetch_all(
+        f"SELECT {_STANDING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
+        f" AND games >= ? ORDER BY {_ORDER_BY[sort]} LIMIT ? OFFSET ?",
+        (guild_id, game, minimum, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+    )
+    first_rank = (page - 1) * PAGE_SIZE + 1
+    provisional: list[Standing] = []
+    provisional_total = 0
+    if minimum > 1:
+        provisional_rows = await db.fetch_all(
+            f"SELECT {_STANDING_COLUMNS}, COUNT(*) OVER () AS total FROM ratings"
+            " WHERE guild_id = ? AND game = ? AND games BETWEEN 1 AND ?"
+            " ORDER BY ordinal DESC, user_id LIMIT ?",
+            (guild_id, game, minimum - 1, PROVISIONAL_LISTED),
+        )
+        provisional = [Standing.from_row(row) for row in provisional_rows]
+        provisional_total = int(provisional_rows[0]["total"]) if provisional_rows else 0
+    return LeaderboardPage(
+        game=game,
+        sort=sort,
+        page=page,
+        pages=pages,
+        ranked_total=ranked_total,
+        rows=[Ranked(first_rank + i, Standing.from_row(row)) for i, row in enumerate(rows)],
+        provisional=provisional,
+        provisional_total=provisional_total,
+        minimum_games=minimum,
+    )
+
+
+# -- one player ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Favourite:
+    pick: str
+    uses: int
+
+
+@dataclass(frozen=True)
+class GameStats:
+    game: str
+    standing: Standing
+    rank: int | None  # None while provisional (or with no ladder games)
+    ranked_total: int
+    minimum_games: int
+    favourite: Favourite | None
+
+    @property
+    def provisional(self) -> bool:
+        return self.rank is None
+
+
+@dataclass(frozen=True)
+class HistoryPlayer:
+    seat: int
+    user_id: int
+    outcome: str
+    place: int
+    score: int | None
+    is_ai: bool
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    result_id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    reason: str
+    draw: bool
+    vs_ai: bool
+    score_line: str | None
+    finished_at: float
+    players: list[HistoryPlayer]
+
+    @property
+    def link(self) -> str | None:
+        return message_link(self.guild_id, self.channel_id, self.message_id)
+
+    def player(self, user_id: int) -> HistoryPlayer | None:
+        for player in self.players:
+            if player.user_id == user_id and not player.is_ai:
+                return player
+        return None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    games: list[GameStats]
+    recent: list[HistoryEntry]
+
+    @property
+    def empty(self) -> bool:
+        return not self.games and not self.recent
+
+
+async def player_stats(
+    db: Database, guild_id: int, user_id: int, *, provisional_games: int = 3
+) -> PlayerStats:
+    minimum = ladder_minimum(provisional_games)
+    # game IN (...) turns the lookup into one primary-key probe per game; the rank is
+    # the count of ranked players ahead in the rating order (an index range). ?1 is the
+    # minimum of ladder games, ?2 the server, ?3 the player.
+    rows = await db.fetch_all(
+        f"SELECT {_STANDING_COLUMNS}, r.game AS game,"
+        " CASE WHEN r.games >= ?1 THEN 1 + ("
+        "   SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
+        "   AND o.games >= ?1 AND (o.ordinal > r.ordinal"
+        "   OR (o.ordinal = r.ordinal AND o.user_id < r.user_id))"
+        " ) END AS rank,"
+        " (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
+        "   AND o.games >= ?1) AS ranked_total"
+        f" FROM ratings r WHERE r.guild_id = ?2 AND r.game IN ({_GAME_LIST})"
+        " AND r.user_id = ?3",
+        (minimum, guild_id, user_id),
+    )
+    favourites = await _favourites(db, guild_id, user_id)
+    order = {game: index for index, game in enumerate(GAMES)}
+    games = [
+        GameStats(
+            game=row["game"],
+            standing=Standing.from_row(row),
+            rank=row["rank"],
+            ranked_total=row["ranked_total"],
+            minimum_games=minimum,
+            favourite=favourites.get(row["game"]),
+        )
+        for row in sorted(rows, key=lambda row: order.get(row["game"], len(order)))
+    ]
+    recent = await history(db, guild_id, user_id=user_id, limit=RECENT_RESULTS)
+    return PlayerStats(user_id=user_id, games=games, recent=recent)
+
+
+async def _favourites(db: Database, guild_id: int, user_id: int) -> dict[str, Favourite]:
+    rows = await db.fetch_all(
+        "SELECT game, pick, uses FROM player_picks"
+        f" WHERE guild_id = ? AND game IN ({_GAME_LIST}) AND user_id = ?"
+        " ORDER BY game, uses DESC, pick",
+        (guild_id, user_id),
+    )
+    found: dict[str, Favourite] = {}
+    for row in rows:
+        found.setdefault(row["game"], Favourite(row["pick"], row["uses"]))
+    return found
+
+
+# -- history ---------------------------------------------------------------------------------
+
+
+async def history(
+    db: Database,
+    guild_id: int,
+    *,
+    game: str | None = None,
+    user_id: int | None = None,
+    limit: int = HISTORY_LIMIT,
+) -> list[HistoryEntry]:
+    """This server's finished games, newest first, optionally one game's or one player's."""
+    columns = (
+        "r.id, r.game, r.guild_id, r.channel_id, r.message_id, r.reason, r.draw, r.vs_ai,"
+        " r.summary, r.finished_at"
+    )
+    params: list[Any] = []
+    if user_id is None:
+        sql = f"SELECT {columns} FROM results r WHERE r.guild_id = ?"
+        params.append(guild_id)
+        if game is not None:
+            sql += " AND r.game = ?"
+            params.append(game)
+        sql += " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?"
+    else:
+        # Walk the player's own results newest first (index on user_id, result_id) and
+        # keep this server's: a player's games are few next to a server's.
+        sql = (
+            f"SELECT {columns} FROM result_players p JOIN results r ON r.id = p.result_id"
+            " WHERE p.user_id = ? AND p.is_ai = 0 AND r.guild_id = ?"
+        )
+        params.extend((user_id, guild_id))
+        if game is not None:
+            sql += " AND r.game = ?"
+            params.append(game)
+        sql += " ORDER BY p.result_id DESC LIMIT ?"
+    params.append(limit)
+    rows = await db.fetch_all(sql, tuple(params))
+    if not rows:
+        return []
+    players = await _players_of(db, [row["id"] for row in rows])
+    return [
+        HistoryEntry(
+            result_id=row["id"],
+            game=row["game"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            message_id=row["message_id"],
+            reason=row["reason"],
+            draw=bool(row["draw"]),
+            vs_ai=bool(row["vs_ai"]),
+            score_line=_score_line(row["summary"]),
+            finished_at=row["finished_at"],
+            players=players.get(row["id"], []),
+        )
+        for row in rows
+    ]
+
+
+async def _players_of(db: Database, result_ids: Sequence[int]) -> dict[int, list[HistoryPlayer]]:
+    marks = ", ".join("?" for _ in result_ids)
+    rows = await db.fetch_all(
+        "SELECT result_id, seat, user_id, outcome, place, score, is_ai FROM result_players"
+        f" WHERE result_id IN ({marks}) ORDER BY result_id, seat",
+        tuple(result_ids),
+    )
+    found: dict[int, list[HistoryPlayer]] = {}
+    for row in rows:
+        found.setdefault(row["result_id"], []).append(
+            HistoryPlayer(
+                seat=row["seat"],
+                user_id=row["user_id"],
+                outcome=row["outcome"],
+                place=row["place"],
+                score=row["score"],
+                is_ai=bool(row["is_ai"]),
+            )
+        )
+    return found
+
+
+def _score_line(summary: str) -> str | None:
+    try:
+        data = json.loads(summary)
+    except ValueError:
+        return None
+    line = data.get("score_line") if isinstance(data, dict) else None
+    return line if isinstance(line, str) and line else None
+
+
+# -- admin -----------------------------------------------------------------------------------
+
+
+async def reset_leaderboard(conn: aiosqlite.Connection, guild_id: int, game: str) -> int:
+    """Clear one game's ladder on one server (ratings, records, streaks, favourite picks),
+    inside the caller's transaction. The finished games stay in the history. Returns how
+    many players were on it."""
+    cursor = await conn.execute(
+        "DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
+    )
+    cleared = cursor.rowcount
+    await conn.execute("DELETE FROM player_picks WHERE guild_id = ? AND game = ?", (guild_id, game))
+    return cleared
