@@ -67,10 +67,11 @@ class DeadlineRunner:
             self._wake.clear()
             if delay is not None and delay <= 0:
                 continue
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
+            # that arrives just as the wake-up event is set, and stop() then waits forever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    self._wake.wait(), timeout=min(delay or MAX_SLEEP_SECONDS, MAX_SLEEP_SECONDS)
-                )
+                async with asyncio.timeout(min(delay or MAX_SLEEP_SECONDS, MAX_SLEEP_SECONDS)):
+                    await self._wake.wait()
 
     async def fire_due(self) -> float | None:
         """Fire every deadline that is due; return seconds until the next one (or None)."""
