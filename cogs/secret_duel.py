@@ -247,7 +247,7 @@ class SecretDuelHandler(Generic[StateT]):
             done.set()
             self._posting.pop(session_id, None)
 
-    async def _until_posted(self, session_id: int) -> None:
+    async def until_posted(self, session_id: int) -> None:
         done = self._posting.get(session_id)
         if done is not None:
             with contextlib.suppress(TimeoutError):
@@ -483,7 +483,7 @@ class SecretDuelHandler(Generic[StateT]):
         """Show an outcome: challenge answers, DMs for a new round, lock-in marks, warnings,
         the reveal and the end. ``answered_message_id`` is the message that the triggering
         interaction already updated (so it is not edited twice)."""
-        await self._until_posted(outcome.session.id)
+        await self.until_posted(outcome.session.id)
         async with self.lock_for(outcome.session.id):
             try:
                 await self._publish(outcome, answered_message_id)
@@ -493,7 +493,7 @@ class SecretDuelHandler(Generic[StateT]):
 
     async def refresh(self, session_id: int) -> None:
         """Bring a game's DMs and public message up to date with its latest state."""
-        await self._until_posted(session_id)
+        await self.until_posted(session_id)
         async with self.lock_for(session_id):
             session = await self.bot.sessions.get(session_id)
             if session is None or self.parse(session) is None:
@@ -624,14 +624,19 @@ class SecretDuelHandler(Generic[StateT]):
         parsed = self.parse(session)
         if parsed is None:
             return
-        _, ui = parsed
+        state, ui = parsed
+        todo = (
+            f"lock in your {self.rules.round_word}"
+            if self.rules.is_secret(state)
+            else "press **Roll** on the game message"
+        )
         for seat in session.seats:
             if seat.is_ai or seat.seat not in seats:
                 continue
             text = (
                 f"⏰ Time is running out in your **{self.rules.title}** game in "
-                f"<#{session.channel_id}>: lock in your {self.rules.round_word} "
-                f"<t:{int(ui.deadline_at)}:R> or you forfeit. {self.message_link(session)}"
+                f"<#{session.channel_id}>: {todo} <t:{int(ui.deadline_at)}:R> or you forfeit. "
+                f"{self.message_link(session)}"
             )
             try:
                 await self.bot.send_dm(seat.user_id, content=text)
@@ -714,7 +719,7 @@ class SecretDuelHandler(Generic[StateT]):
             )
         if not finished:
             embed.add_field(
-                name="⏱️ Time left",
+                name="⏰ Time is running out" if ui.warned else "⏱️ Time left",
                 value=(
                     f"<t:{int(ui.deadline_at)}:R> ({describe_seconds(ui.timeout_seconds)} per "
                     f"{self.rules.round_word}; a player who misses it forfeits)"

@@ -7,10 +7,11 @@ import json
 from typing import Any
 
 from duel_support import Duel, confirm_id, diceman_lock, diceman_pick
-from fakediscord import BotHarness, FakeDiscord, Player
+from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
 
 from bot.app import DiceBot
 from bot.clock import ManualClock
+from cogs.secret_duel import SecretDuelHandler
 
 
 async def start_duel(fake: FakeDiscord, challenger: Player, opponent: Player) -> Duel:
@@ -194,3 +195,26 @@ async def test_locked_choices_and_drafts_survive_a_restart(
     assert summary_picks == [[["priority", "shield"]], [["magic", "sword"]]]
     await duel.dm_controls(alice, 2)
     assert json.dumps(duel.board.embed)  # the board is a well-formed embed after restart
+
+
+async def test_a_round_whose_dms_never_went_out_is_resumed_after_a_restart(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player, bob: Player
+) -> None:
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    challenge = await alice.slash("diceman challenge", opponent=bob)
+    assert challenge.message is not None
+    duel = Duel(fake_discord, challenge.message, "dm")
+    session = await bot.sessions.open_session_for(alice.id, guild.default_channel.id, "diceman")
+    assert session is not None
+    handler = bot.sessions.handlers["diceman"]
+    assert isinstance(handler, SecretDuelHandler)
+    await handler.until_posted(session.id)
+    # Bob's Accept is committed but never published, as when the bot dies right after.
+    await bot.sessions.act(session.id, bob.id, {"type": "accept"})
+    assert bob.dms() == [] and "challenges" in duel.board.text()
+    await bot_factory.restart()
+    await duel.dm_controls(alice, 1)
+    await duel.dm_controls(bob, 1)
+    await duel.wait_round(1)
+    assert "Waiting for Alice and Bob to lock in" in duel.board.text()
