@@ -1,8 +1,9 @@
 """Coalesced message edits: a burst of updates to one message becomes a few edits.
 
 Discord rate-limits edits per channel; when ten bets land in a second, only the latest
-render matters. Each message has at most one edit in flight; requests that arrive
-meanwhile are folded into one follow-up edit that renders the newest state.
+render matters. Each message has at most one edit in flight and edits are at least
+``min_interval`` apart; requests that arrive meanwhile are folded into one follow-up edit
+that renders the newest state. The first edit of a quiet message goes out at once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ CLOSE_GRACE_SECONDS = 5.0
 
 
 class CoalescingEditor:
-    def __init__(self, min_interval: float = 0.5) -> None:
+    def __init__(self, min_interval: float = 0.25) -> None:
         self.min_interval = min_interval
         self._pending: dict[int, EditFn] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
@@ -39,8 +40,9 @@ class CoalescingEditor:
                     self.edits_sent += 1
                 except Exception:
                     log.exception("coalesced edit of message %s failed", message_id)
-                if message_id in self._pending:
-                    await asyncio.sleep(self.min_interval)
+                # Stay "in flight" for a moment after every edit: requests that arrive
+                # meanwhile fold into one edit instead of one edit each.
+                await asyncio.sleep(self.min_interval)
         finally:
             self._running.pop(message_id, None)
 
