@@ -59,12 +59,15 @@ class DeadlineRunner:
 
     async def _run(self) -> None:
         while True:
+            # Cleared BEFORE looking: a timer added or a clock moved while fire_due reads
+            # leaves the event set, so the sleep below ends at once instead of running on
+            # a stale delay past that timer.
+            self._wake.clear()
             try:
                 delay = await self.fire_due()
             except StorageUnavailable:
                 log.warning("deadline loop: database unavailable, retrying")
                 delay = RETRY_AFTER_STORAGE_ERROR
-            self._wake.clear()
             if delay is not None and delay <= 0:
                 continue
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
