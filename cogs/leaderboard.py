@@ -1,0 +1,476 @@
+"""``/leaderboard``, ``/stats`` and ``/history``: this server's ladders and records.
+
+The queries live in ``bot.leaderboard``; this module renders them as embeds. Page buttons
+are DynamicItems (prefix ``lb:``) whose custom_id carries the game, the sort and the page
+to show (the server is the interaction's), so they keep working after a restart:
+``lb:<game>:<rating|wins|win_rate>:<page>:<p|n>`` (``p``/``n`` only keeps the Previous and
+Next buttons' ids distinct when both point at the same page).
+
+Players appear as mentions: embeds show mentions as names without pinging anyone, and
+the results table keeps user ids, not names that may have changed since.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import DiceBot
+from bot.errors import UserError
+from bot.leaderboard import (
+    GAME_TITLES,
+    GAMES,
+    SORT_LABELS,
+    GameStats,
+    HistoryEntry,
+    LeaderboardPage,
+    PlayerStats,
+    SortKey,
+    Standing,
+    game_title,
+    leaderboard_page,
+    player_stats,
+)
+from bot.leaderboard import history as finished_games
+from bot.replies import Guarded
+
+GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
+SORT_CHOICES = [
+    app_commands.Choice(name="rating", value="rating"),
+    app_commands.Choice(name="wins", value="wins"),
+    app_commands.Choice(name="win rate", value="win_rate"),
+]
+COLOUR = discord.Colour.gold()
+# Discord's limits, with a little room to spare.
+DESCRIPTION_LIMIT = 4000
+FIELD_LIMIT = 1000
+SCORE_LINE_LIMIT = 60
+
+DICEMAN_DICE = ("magic", "priority", "sword", "shield")
+DUEL_FUNCTIONS = {
+    "bluff": "Bluff",
+    "disruptor": "Disruptor",
+    "delayed_attack": "Delayed Attack",
+    "deflector": "Deflector",
+    "intensifier": "Intensifier",
+    "changer_self": "Particle Changer (self)",
+    "changer_opponent": "Particle Changer (opponent)",
+}
+OUTCOME_MARKS = {"win": "✅ Win", "loss": "❌ Loss", "draw": "🤝 Draw"}
+REASON_NOTES = {"forfeit": " (forfeit)", "timeout": " (timeout)", "round_cap": " (round limit)"}
+
+
+# -- small formatting helpers ----------------------------------------------------------------
+
+
+def rating_text(standing: Standing) -> str:
+    return f"{standing.ordinal:.1f}"
+
+
+def record_text(wins: int, losses: int, draws: int) -> str:
+    return f"{wins}/{losses}/{draws}"
+
+
+def streak_text(streak: int) -> str:
+    if streak > 0:
+        return f"🔥 W{streak}"
+    if streak < 0:
+        return f"L{-streak}"
+    return "—"
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def join_lines(lines: list[str], limit: int) -> str:
+    """Lines joined up to ``limit`` characters, dropping whole lines at the end."""
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
+
+
+def when(timestamp: float) -> str:
+    return f"<t:{int(timestamp)}:R>"
+
+
+def favourite_text(game: str, pick: str) -> str:
+    if game == "diceman":
+        dice = sorted(
+            pick.split("+"), key=lambda d: DICEMAN_DICE.index(d) if d in DICEMAN_DICE else 9
+        )
+        return " + ".join(die.capitalize() for die in dice)
+    if game == "dimension_duel":
+        return DUEL_FUNCTIONS.get(pick, pick.replace("_", " ").capitalize())
+    return pick
+
+
+def start_hint(bot: DiceBot, game: str) -> str:
+    """How to start a game of ``game``, from the commands its cog actually registered. The
+    cog is the session handler itself or holds it as ``handler`` (the secret duels)."""
+    handler = bot.sessions.handlers.get(game)
+    for cog in bot.cogs.values():
+        if not isinstance(cog, commands.GroupCog) or cog.app_command is None:
+            continue
+        owns = getattr(cog, "game", None) == game or (
+            handler is not None and handler in (cog, getattr(cog, "handler", None))
+        )
+        if not owns:
+            continue
+        group = cog.app_command
+        names = [command.name for command in group.commands]
+        starters = [
+            f"`/{group.name} {name}`" for name in ("challenge", "ai", "new") if name in names
+        ]
+        if starters:
+            return "Start one with " + " or ".join(starters) + "."
+    return "Start one with that game's slash command."
+
+
+# -- /leaderboard ------------------------------------------------------------------------------
+
+
+def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
+    title = game_title(board.game)
+    embed = discord.Embed(title=f"🏆 {title} leaderboard", colour=COLOUR)
+    lines: list[str] = []
+    if board.empty:
+        lines.append(f"No finished {title} games between players in this server yet. {hint}")
+    elif board.ranked_total == 0:
+        lines.append(
+            f"Nobody has played {board.minimum_games} {title} games yet, so nobody is ranked: "
+            "the provisional players are below."
+        )
+    else:
+        lines.append("`#` Player · Rating · W/L/D · Games · Streak")
+        for entry in board.rows:
+            s = entry.standing
+            lines.append(
+                f"`{entry.rank:>2}` <@{s.user_id}> · **{rating_text(s)}** · "
+                f"{record_text(s.wins, s.losses, s.draws)} · {s.games} · {streak_text(s.streak)}"
+            )
+    embed.description = join_lines(lines, DESCRIPTION_LIMIT)
+    if board.provisional:
+        provisional_lines = [
+            f"<@{s.user_id}> · {rating_text(s)} · {record_text(s.wins, s.losses, s.draws)} · "
+            f"{s.games} of {board.minimum_games}"
+            for s in board.provisional
+        ]
+        hidden = board.provisional_total - len(board.provisional)
+        if hidden > 0:
+            provisional_lines.append(f"…and {hidden} more")
+        embed.add_field(
+            name=f"Provisional (fewer than {board.minimum_games} games)",
+            value=join_lines(provisional_lines, FIELD_LIMIT),
+            inline=False,
+        )
+    if not board.empty:
+        embed.set_footer(
+            text=(
+                f"Sorted by {SORT_LABELS[board.sort]} · page {board.page}/{board.pages} · "
+                f"{board.ranked_total} ranked · rating = μ − 3σ (conservative) · "
+                "games against the AI are not ranked"
+            )
+        )
+    return embed
+
+
+class PageButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"lb:(?P<game>[a-z_]{1,32}):(?P<sort>rating|wins|win_rate)"
+        r":(?P<page>[1-9][0-9]{0,5}):(?P<dir>[pn])"
+    ),
+):
+    def __init__(
+        self, game: str, sort: SortKey, page: int, direction: str, *, disabled: bool
+    ) -> None:
+        self.game, self.sort, self.page = game, sort, page
+        label = "◀ Previous" if direction == "p" else "Next ▶"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"lb:{game}:{sort}:{page}:{direction}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PageButton:
+        sort: SortKey = match["sort"]  # type: ignore[assignment]
+        return cls(match["game"], sort, int(match["page"]), match["dir"], disabled=False)
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        bot = interaction.client
+        assert isinstance(bot, DiceBot)
+        if interaction.guild_id is None or self.game not in GAME_TITLES:
+            raise UserError("This leaderboard is no longer available: use `/leaderboard`.")
+        fields = await leaderboard_fields(
+            bot, interaction.guild_id, self.game, self.sort, self.page
+        )
+        await interaction.response.edit_message(**fields)
+
+
+def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
+    if board.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        PageButton(board.game, board.sort, max(1, board.page - 1), "p", disabled=board.page <= 1)
+    )
+    view.add_item(
+        PageButton(
+            board.game,
+            board.sort,
+            min(board.pages, board.page + 1),
+            "n",
+            disabled=board.page >= board.pages,
+        )
+    )
+    return view
+
+
+async def leaderboard_fields(
+    bot: DiceBot, guild_id: int, game: str, sort: SortKey, page: int
+) -> dict[str, Any]:
+    settings = await bot.sessions.guild_settings(guild_id)
+    board = await leaderboard_page(
+        bot.db, guild_id, game, sort=sort, page=page, provisional_games=settings.provisional_games
+    )
+    return {
+        "embed": leaderboard_embed(board, start_hint(bot, game)),
+        "view": leaderboard_view(board),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+# -- /stats ------------------------------------------------------------------------------------
+
+
+def game_stats_text(stats: GameStats) -> str:
+    s = stats.standing
+    lines: list[str] = []
+    if s.games == 0:
+        lines.append("No games against other players yet.")
+    elif stats.rank is None:
+        lines.append(
+            f"Rating **{rating_text(s)}** · provisional ({s.games} of {stats.minimum_games} "
+            "games to be ranked)"
+        )
+    else:
+        lines.append(
+            f"Rating **{rating_text(s)}** · rank **#{stats.rank}** of {stats.ranked_total}"
+        )
+    if s.games:
+        lines.append(
+            f"W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
+            f"**{percent(s.win_rate)}** · {s.games} games"
+        )
+        lines.append(f"Streak {streak_text(s.streak)} · best win streak **{s.best_streak}**")
+    if s.ai_games:
+        lines.append(f"vs the AI (not ranked): {record_text(s.ai_wins, s.ai_losses, s.ai_draws)}")
+    if stats.game == "knucklebones" and s.average_score is not None:
+        lines.append(f"Average final score: **{s.average_score:.1f}**")
+    if stats.favourite is not None:
+        what = {"diceman": "Favourite dice", "dimension_duel": "Favourite function"}.get(
+            stats.game, "Favourite pick"
+        )
+        unit = "round" if stats.game == "diceman" else "turn"
+        uses = stats.favourite.uses
+        lines.append(
+            f"{what}: **{favourite_text(stats.game, stats.favourite.pick)}** "
+            f"({uses} {unit}{'s' if uses != 1 else ''})"
+        )
+    return join_lines(lines, FIELD_LIMIT)
+
+
+def opponents_text(entry: HistoryEntry, user_id: int) -> str:
+    others = [p for p in entry.players if p.user_id != user_id or p.is_ai]
+    if any(p.is_ai for p in others) and len(others) == 1:
+        return "vs the AI"
+    if len(others) == 1:
+        return f"vs <@{others[0].user_id}>"
+    return f"with {len(others)} others"
+
+
+def recent_line(entry: HistoryEntry, user_id: int) -> str:
+    me = entry.player(user_id)
+    outcome = OUTCOME_MARKS.get(me.outcome, me.outcome) if me is not None else "·"
+    parts = [f"{outcome}{REASON_NOTES.get(entry.reason, '')}", game_title(entry.game)]
+    parts.append(opponents_text(entry, user_id))
+    if entry.score_line:
+        parts.append(clip(entry.score_line, SCORE_LINE_LIMIT))
+    parts.append(when(entry.finished_at))
+    if entry.link:
+        parts.append(f"[game]({entry.link})")
+    return " · ".join(parts)
+
+
+def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+    embed = discord.Embed(title=f"📊 {clip(name, 100)} — stats in this server", colour=COLOUR)
+    if stats.empty:
+        embed.description = (
+            f"<@{stats.user_id}> has not finished a game in this server yet. "
+            "See `/rules` for the games, or look at `/leaderboard`."
+        )
+        return embed
+    for game_stats in stats.games:
+        embed.add_field(
+            name=game_title(game_stats.game), value=game_stats_text(game_stats), inline=False
+        )
+    if stats.recent:
+        lines = [recent_line(entry, stats.user_id) for entry in stats.recent]
+        embed.add_field(
+            name=f"Last {len(lines)} result{'s' if len(lines) != 1 else ''}",
+            value=join_lines(lines, FIELD_LIMIT),
+            inline=False,
+        )
+    embed.set_footer(text="Rating = μ − 3σ, a conservative estimate of skill (openskill).")
+    return embed
+
+
+# -- /history ----------------------------------------------------------------------------------
+
+
+def players_text(entry: HistoryEntry) -> str:
+    def name(player: Any) -> str:
+        return "the AI" if player.is_ai else f"<@{player.user_id}>"
+
+    players = sorted(entry.players, key=lambda p: (p.place, p.seat))
+    if not players:
+        return ""
+    if len(players) == 2:
+        first, second = players
+        if entry.draw:
+            return f"{name(first)} and {name(second)} drew"
+        verb = "beat"
+        if entry.reason == "forfeit":
+            verb = "won by forfeit against"
+        elif entry.reason == "timeout":
+            verb = "won on time against"
+        return f"{name(first)} {verb} {name(second)}"
+    winners = [p for p in players if p.outcome == "win"]
+    if entry.draw or not winners:
+        return f"{len(players)} players, a draw"
+    return f"🏆 {', '.join(name(p) for p in winners)} ({len(players)} players)"
+
+
+def history_line(entry: HistoryEntry) -> str:
+    parts = [f"**{game_title(entry.game)}**", players_text(entry)]
+    if entry.score_line:
+        parts.append(clip(entry.score_line, SCORE_LINE_LIMIT))
+    parts.append(when(entry.finished_at))
+    if entry.link:
+        parts.append(f"[game]({entry.link})")
+    return " · ".join(part for part in parts if part)
+
+
+def history_embed(entries: list[HistoryEntry], game: str | None, who: str | None) -> discord.Embed:
+    scope = game_title(game) + " games" if game is not None else "games"
+    title = f"📜 Recent {scope}" + (f" of {clip(who, 80)}" if who else "")
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if not entries:
+        embed.description = "No finished games match in this server yet."
+    else:
+        embed.description = join_lines([history_line(e) for e in entries], DESCRIPTION_LIMIT)
+    return embed
+
+
+# -- the cog -----------------------------------------------------------------------------------
+
+
+class Leaderboards(commands.Cog):
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.register_components(PageButton)
+
+    @app_commands.command(name="leaderboard", description="This server's ranking in one game.")
+    @app_commands.describe(
+        game="Which game.",
+        sort="Order by rating (default), wins or win rate.",
+        page="Which page of ten (default 1).",
+    )
+    @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        sort: str = "rating",
+        page: app_commands.Range[int, 1, 100_000] = 1,
+    ) -> None:
+        assert interaction.guild_id is not None
+        if game not in GAME_TITLES or sort not in SORT_LABELS:
+            raise UserError("Pick a game and a sort from the lists Discord offers.")
+        sort_key: SortKey = sort  # type: ignore[assignment]
+        fields = await leaderboard_fields(self.bot, interaction.guild_id, game, sort_key, page)
+        await interaction.response.send_message(**fields)
+
+    @app_commands.command(name="stats", description="A player's record in this server.")
+    @app_commands.describe(user="Whose stats (default: yours).")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        target = user or interaction.user
+        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        found = await player_stats(
+            self.bot.db,
+            interaction.guild_id,
+            target.id,
+            provisional_games=settings.provisional_games,
+        )
+        await interaction.response.send_message(
+            embed=stats_embed(found, target.display_name),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="history", description="Recent finished games in this server.")
+    @app_commands.describe(game="Only this game.", user="Only this player's games.")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        user: discord.Member | discord.User | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        if game is not None and game not in GAMES:
+            raise UserError("Pick a game from the list Discord offers.")
+        entries = await finished_games(
+            self.bot.db,
+            interaction.guild_id,
+            game=game,
+            user_id=None if user is None else user.id,
+        )
+        await interaction.response.send_message(
+            embed=history_embed(entries, game, None if user is None else user.display_name),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, DiceBot)
+    await bot.add_cog(Leaderboards(bot))

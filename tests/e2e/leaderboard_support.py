@@ -1,0 +1,104 @@
+"""Helpers for the leaderboard and admin end-to-end tests: finished games recorded through
+the production path (``bot.results.record_result`` in one transaction), without playing
+each game move by move, and a few readers of what the bot stored."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.app import DiceBot
+from bot.games import Seat, Session
+from bot.results import record_result
+from game_core.base import EndReason, GameResult
+
+
+async def finish_game(
+    bot: DiceBot,
+    *,
+    game: str,
+    guild_id: int,
+    channel_id: int,
+    players: Sequence[int],
+    ranks: Sequence[int],
+    ai: Sequence[int] = (),
+    draw: bool = False,
+    reason: EndReason = "normal",
+    scores: Sequence[int] | None = None,
+    summary: dict[str, Any] | None = None,
+    message_id: int | None = None,
+) -> int:
+    """Record one finished game as the session service does when a game ends; returns the
+    result id. The session row is created already finished, so no cog ever sees it open."""
+    now = bot.clock.now()
+    seats = tuple(
+        Seat(seat=i, user_id=user, display_name=f"player{user}", is_ai=user in ai)
+        for i, user in enumerate(players)
+    )
+    result = GameResult(
+        ranks=list(ranks),
+        winners=[] if draw else [i for i, rank in enumerate(ranks) if rank == 1],
+        draw=draw,
+        reason=reason,
+        scores=None if scores is None else list(scores),
+    )
+    async with bot.db.transaction() as conn:
+        cursor = await conn.execute(
+            "INSERT INTO sessions (game, guild_id, channel_id, message_id, status, state,"
+            " version, seed, created_by, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 0, ?, ?, ?)",
+            (game, guild_id, channel_id, message_id, players[0], now, now),
+        )
+        session_id = cursor.lastrowid
+        assert session_id is not None
+        session = Session(
+            id=session_id,
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            message_id=message_id,
+            status="finished",
+            state={},
+            version=1,
+            seed=0,
+            created_by=players[0],
+            created_at=now,
+            updated_at=now,
+            seats=seats,
+        )
+        return await record_result(
+            conn,
+            session=session,
+            seats=seats,
+            result=result,
+            summary=summary if summary is not None else {"score_line": "seeded"},
+            now=now,
+        )
+
+
+async def win(
+    bot: DiceBot, game: str, guild_id: int, channel_id: int, winner: int, loser: int
+) -> int:
+    return await finish_game(
+        bot,
+        game=game,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        players=[winner, loser],
+        ranks=[1, 2],
+    )
+
+
+async def rating_row(bot: DiceBot, guild_id: int, game: str, user_id: int) -> dict[str, Any]:
+    row = await bot.db.fetch_one(
+        "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+        (guild_id, game, user_id),
+    )
+    assert row is not None, f"no rating for {user_id} in {game}"
+    return dict(row)
+
+
+async def ladder_snapshot(bot: DiceBot) -> list[tuple[Any, ...]]:
+    rows = await bot.db.fetch_all("SELECT * FROM ratings ORDER BY guild_id, game, user_id")
+    picks = await bot.db.fetch_all("SELECT * FROM player_picks ORDER BY guild_id, game, user_id")
+    return [tuple(row) for row in rows] + [tuple(row) for row in picks]

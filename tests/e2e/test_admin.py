@@ -1,0 +1,291 @@
+"""/dicebot settings, cancel and reset-leaderboard end to end on the fake Discord: refused
+without Manage Server, validated with clear errors, and doing exactly what they say."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+import pytest
+from fakediscord import CallbackType, FakeDiscord, FakeGuild, Player
+from leaderboard_support import ladder_snapshot, rating_row, win
+
+from bot.app import DiceBot
+from bot.clock import ManualClock
+
+MakeMember = Callable[..., Awaitable[Player]]
+
+
+@pytest.fixture
+async def admin(make_member: MakeMember) -> Player:
+    return await make_member("admin", permissions=discord.Permissions(manage_guild=True))
+
+
+async def stored_settings(bot: DiceBot, guild_id: int) -> Any:
+    return await bot.db.fetch_one(
+        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+
+
+# -- permissions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("dicebot settings", {"turn_timeout": 60}),
+        ("dicebot settings", {}),
+        ("dicebot cancel", {}),
+        ("dicebot reset-leaderboard", {"game": "knucklebones"}),
+    ],
+)
+async def test_members_without_manage_server_are_refused(
+    running_bot: DiceBot,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+    command: str,
+    options: dict[str, Any],
+) -> None:
+    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
+    challenge = await alice.slash("knucklebones challenge", opponent=bob)
+    before = await ladder_snapshot(running_bot)
+    # Discord shows subcommands of /dicebot to everyone (default permissions only work on
+    # a top-level command, and /dicebot check is for all): the bot itself refuses.
+    refused = await alice.slash(command, options=options)
+    assert refused.ephemeral
+    assert "Only members with the **Manage Server** permission can" in refused.text()
+    assert await stored_settings(running_bot, guild.id) is None
+    assert await ladder_snapshot(running_bot) == before
+    assert challenge.message is not None and challenge.message.labels() == ["Accept", "Decline"]
+
+
+async def test_check_stays_open_to_everyone(running_bot: DiceBot, alice: Player) -> None:
+    answer = await alice.slash("dicebot check")
+    assert answer.type is CallbackType.DEFERRED_MESSAGE
+    final = await answer.final_message()
+    assert "every permission I need" in final.text()
+
+
+# -- settings ------------------------------------------------------------------------------------
+
+
+async def test_settings_without_options_shows_the_current_values(
+    running_bot: DiceBot, admin: Player
+) -> None:
+    answer = await admin.slash("dicebot settings")
+    assert answer.ephemeral
+    text = answer.text()
+    assert "Nothing changed" in text
+    assert "**Turn timeout (Knucklebones)**: 300 s (5 min) (`turn_timeout`, 30–86400)" in text
+    assert "**Provisional threshold**: 3 games (`provisional_games`, 0–100)" in text
+    assert "*changed*" not in text
+
+
+async def test_settings_are_saved_and_used_by_new_games(
+    running_bot: DiceBot, guild: FakeGuild, admin: Player, alice: Player, bob: Player
+) -> None:
+    answer = await admin.slash(
+        "dicebot settings", challenge_expiry=120, betting_window=45, provisional_games=5
+    )
+    assert answer.ephemeral
+    text = answer.text()
+    assert "✅ Saved: Challenge expiry → 120 s (2 min)" in text
+    assert "Betting window (Weighted Dice) → 45 s" in text
+    assert "Provisional threshold → 5 games" in text
+    assert "**Challenge expiry**: 120 s (2 min) · *changed*" in text
+
+    settings = await running_bot.sessions.guild_settings(guild.id)
+    assert (settings.challenge_expiry_seconds, settings.betting_window_seconds) == (120, 45)
+    assert settings.provisional_games == 5
+    assert settings.turn_timeout_seconds == 300  # untouched
+
+    # A second change keeps the first ones.
+    await admin.slash("dicebot settings", turn_timeout=90)
+    settings = await running_bot.sessions.guild_settings(guild.id)
+    assert (settings.turn_timeout_seconds, settings.challenge_expiry_seconds) == (90, 120)
+
+    # New challenges expire on the new schedule.
+    now = running_bot.clock.now()
+    await alice.slash("knucklebones challenge", opponent=bob)
+    deadline = await running_bot.db.fetch_one(
+        "SELECT due_at FROM deadlines WHERE kind = 'challenge_expiry'"
+    )
+    assert deadline is not None and deadline["due_at"] == pytest.approx(now + 120)
+
+
+@pytest.mark.parametrize(
+    ("options", "messages"),
+    [
+        (
+            {"turn_timeout": 5},
+            ["**Turn timeout (Knucklebones)** must be between 30 and 86400 seconds (you gave 5)."],
+        ),
+        (
+            {"betting_window": 601, "provisional_games": -1, "house_setup": 60},
+            [
+                "**Betting window (Weighted Dice)** must be between 5 and 600 seconds "
+                "(you gave 601).",
+                "**Provisional threshold** must be between 0 and 100 games (you gave -1).",
+            ],
+        ),
+    ],
+)
+async def test_invalid_settings_are_refused_clearly_and_change_nothing(
+    running_bot: DiceBot,
+    guild: FakeGuild,
+    admin: Player,
+    options: dict[str, int],
+    messages: list[str],
+) -> None:
+    await admin.slash("dicebot settings", lobby_expiry=600)
+    before = await stored_settings(running_bot, guild.id)
+    refused = await admin.slash("dicebot settings", **options)
+    assert refused.ephemeral
+    assert refused.text().startswith("Nothing was changed.")
+    for message in messages:
+        assert message in refused.text()
+    after = await stored_settings(running_bot, guild.id)
+    assert before is not None and after is not None
+    assert after["settings"] == before["settings"]  # the valid house_setup was not saved either
+
+
+# -- cancel --------------------------------------------------------------------------------------
+
+
+async def test_cancel_stops_the_games_in_a_channel_without_a_result(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    admin: Player,
+    alice: Player,
+    bob: Player,
+    carol: Player,
+) -> None:
+    other = await guild.add_channel("games")
+    board = (await alice.slash("knucklebones challenge", opponent=bob, first="me")).message
+    assert board is not None
+    await bob.click(board, "Accept")
+    await fake_discord.wait_for(lambda: bool(board.embeds), what="the Knucklebones board")
+    pending = (await carol.slash("knucklebones ai")).message
+    assert pending is not None
+    elsewhere = (await alice.slash("knucklebones ai", channel=other)).message
+    assert elsewhere is not None
+
+    answer = await admin.slash("dicebot cancel")
+    assert answer.type is CallbackType.DEFERRED_MESSAGE and answer.ephemeral
+    final = await answer.final_message()
+    assert final.text().startswith(f"🛑 Stopped 2 games in <#{guild.default_channel.id}>")
+    assert "No results were recorded." in final.text()
+
+    await fake_discord.wait_for(
+        lambda: not board.components and not pending.components,
+        what="both boards to lose their buttons",
+    )
+    assert "stopped" in board.text()
+    rows = await running_bot.db.fetch_all("SELECT status, channel_id FROM sessions ORDER BY id")
+    assert [row["status"] for row in rows] == ["cancelled", "cancelled", "active"]
+    assert await running_bot.db.fetch_all("SELECT * FROM results") == []
+    assert elsewhere.components  # the other channel's game goes on
+
+    # The other channel, named explicitly.
+    answer = await admin.slash("dicebot cancel", channel=other)
+    final = await answer.final_message()
+    assert f"Stopped 1 game in <#{other.id}>: Knucklebones (<@{alice.id}> and the AI)" in (
+        final.text()
+    )
+    await fake_discord.wait_for(lambda: not elsewhere.components, what="the third board")
+
+    # Nothing left to stop.
+    empty = await admin.slash("dicebot cancel")
+    assert "There is no open game in" in (await empty.final_message()).text()
+    # The players are free to start again.
+    again = await alice.slash("knucklebones challenge", opponent=bob)
+    assert again.type is CallbackType.MESSAGE and not again.ephemeral
+
+
+# -- reset-leaderboard ---------------------------------------------------------------------------
+
+
+async def test_reset_needs_confirmation_and_keep_changes_nothing(
+    running_bot: DiceBot, guild: FakeGuild, admin: Player, alice: Player, bob: Player
+) -> None:
+    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
+    before = await ladder_snapshot(running_bot)
+
+    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
+    assert asked.ephemeral
+    assert "Reset the **Knucklebones** leaderboard of this server?" in asked.text()
+    assert asked.message is not None
+    assert asked.message.labels() == ["Reset the Knucklebones leaderboard", "Keep it"]
+    assert await ladder_snapshot(running_bot) == before  # asking changes nothing
+
+    kept = await admin.click(asked.message, "Keep it")
+    assert kept.type is CallbackType.UPDATE_MESSAGE
+    assert "Nothing was changed" in asked.message.text() and asked.message.buttons() == []
+    assert await ladder_snapshot(running_bot) == before
+
+
+async def test_a_confirmed_reset_clears_that_game_only(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    admin: Player,
+    alice: Player,
+    bob: Player,
+) -> None:
+    channel = guild.default_channel.id
+    other = await fake_discord.create_guild("Other Hall")
+    await win(running_bot, "knucklebones", guild.id, channel, alice.id, bob.id)
+    await win(running_bot, "diceman", guild.id, channel, bob.id, alice.id)
+    await win(running_bot, "knucklebones", other.id, other.default_channel.id, alice.id, bob.id)
+
+    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
+    assert asked.message is not None
+    done = await admin.click(asked.message, "Reset the Knucklebones leaderboard")
+    assert done.type is CallbackType.UPDATE_MESSAGE
+    assert "The Knucklebones leaderboard of this server was reset: 2 players cleared" in (
+        asked.message.text()
+    )
+
+    board = await alice.slash("leaderboard", game="knucklebones")
+    assert "No finished Knucklebones games" in board.text()
+    assert (await rating_row(running_bot, guild.id, "diceman", bob.id))["wins"] == 1
+    assert (await rating_row(running_bot, other.id, "knucklebones", alice.id))["wins"] == 1
+    history = await alice.slash("history", game="knucklebones")
+    assert f"<@{alice.id}> beat <@{bob.id}>" in history.text()
+
+
+async def test_an_old_confirmation_expires(
+    running_bot: DiceBot,
+    clock: ManualClock,
+    guild: FakeGuild,
+    admin: Player,
+    alice: Player,
+    bob: Player,
+) -> None:
+    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
+    before = await ladder_snapshot(running_bot)
+    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
+    assert asked.message is not None
+    clock.advance(301)
+    await admin.click(asked.message, "Reset the Knucklebones leaderboard")
+    assert "This confirmation expired, so nothing was changed" in asked.message.text()
+    assert await ladder_snapshot(running_bot) == before
+
+
+async def test_a_confirmation_after_losing_manage_server_is_refused(
+    running_bot: DiceBot, guild: FakeGuild, admin: Player, alice: Player, bob: Player
+) -> None:
+    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
+    before = await ladder_snapshot(running_bot)
+    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
+    assert asked.message is not None
+    # The admin's role loses Manage Server while the confirmation is on screen.
+    member = guild.members[admin.id]
+    for role_id in member.role_ids:
+        guild.roles[role_id].permissions &= ~discord.Permissions(manage_guild=True).value
+    refused = await admin.click(asked.message, "Reset the Knucklebones leaderboard")
+    assert refused.ephemeral and "Manage Server" in refused.text()
+    assert await ladder_snapshot(running_bot) == before
