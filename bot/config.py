@@ -17,7 +17,13 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        # A .env copied from a template leaves optional settings empty ("DEV_GUILD_ID="):
+        # that means "not set", and an empty DISCORD_TOKEN is reported as missing.
+        env_ignore_empty=True,
     )
 
     # The bot token: SecretStr so it never shows in a repr, a log line or an error.
