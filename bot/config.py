@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Literal, NoReturn
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     house_setup_seconds: int = Field(default=60, ge=10, le=3_600)
     lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
     provisional_games: int = Field(default=3, ge=0, le=100)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_log_level(cls, value: object) -> object:
+        # LOG_LEVEL=debug is what people type.
+        return value.strip().upper() if isinstance(value, str) else value
 
 
 def _describe(error: ValidationError) -> str:
