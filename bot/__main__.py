@@ -22,10 +22,30 @@ class RedactToken(logging.Filter):
         self.token = token
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.token and self.token in record.getMessage():
-            record.msg = record.getMessage().replace(self.token, "[token]")
+        if not self.token:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:
+            # A malformed call: the handler reports it itself; a filter must not raise
+            # into the code that logged.
+            return True
+        if self.token in message:
+            record.msg = message.replace(self.token, "[token]")
             record.args = ()
+        # A traceback or stack is formatted from the live exception later: format it now,
+        # redacted, and the handler uses this text instead (an HTTP error's text may well
+        # hold the Authorization header).
+        if record.exc_info and not record.exc_text:
+            record.exc_text = _TRACEBACKS.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = record.exc_text.replace(self.token, "[token]")
+        if record.stack_info:
+            record.stack_info = record.stack_info.replace(self.token, "[token]")
         return True
+
+
+_TRACEBACKS = logging.Formatter()
 
 
 def configure_logging(settings: Settings) -> None:
