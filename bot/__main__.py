@@ -10,6 +10,7 @@ import discord
 
 from bot.app import create_bot
 from bot.config import Settings, load_settings
+from bot.storage import StorageUnavailable
 
 log = logging.getLogger("bot")
 
@@ -61,6 +62,10 @@ def configure_logging(settings: Settings) -> None:
 
 async def run(settings: Settings) -> None:
     bot = create_bot(settings)
+    # Before reaching Discord: an unusable DATABASE_PATH is reported at once, as one line
+    # (see main), not as a traceback from inside the login. Nothing else is open yet, and
+    # setup_hook's own open() is then a no-op.
+    await bot.db.open()
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -87,6 +92,9 @@ def main() -> int:
         return 2
     except discord.PrivilegedIntentsRequired:
         log.error("the bot asked for an intent that is not enabled in the developer portal")
+        return 2
+    except StorageUnavailable as error:
+        log.error("the database is unusable (check DATABASE_PATH): %s", error)
         return 2
     return 0
 
