@@ -61,6 +61,10 @@ def configure_logging(settings: Settings) -> None:
 
 
 async def run(settings: Settings) -> None:
+    # The bot never joins voice: without this, every start logs two warnings about voice
+    # libraries that are not installed, which reads like a fault.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     bot = create_bot(settings)
     # Before reaching Discord: an unusable DATABASE_PATH is reported at once, as one line
     # (see main), not as a traceback from inside the login. Nothing else is open yet, and
