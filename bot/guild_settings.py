@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import aiosqlite
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.config import Settings
+
+log = logging.getLogger(__name__)
 
 
 class GuildSettings(BaseModel):
@@ -39,9 +42,20 @@ async def load_guild_settings(
     if row is None:
         return defaults
     overrides: dict[str, Any] = json.loads(row[0])
-    return defaults.model_copy(
-        update={k: v for k, v in overrides.items() if k in GuildSettings.model_fields}
-    )
+    # model_copy(update=...) does not validate: a row saved by an older version (other
+    # bounds, a renamed field) would put out-of-range or mistyped timeouts into every game
+    # of the server. Each valid override applies; an invalid one falls back to the default.
+    merged = defaults.model_dump()
+    for name, value in overrides.items():
+        if name not in GuildSettings.model_fields:
+            continue
+        try:
+            GuildSettings.model_validate({**merged, name: value})
+        except ValidationError:
+            log.warning("guild %s: ignoring invalid stored setting %s=%r", guild_id, name, value)
+            continue
+        merged[name] = value
+    return GuildSettings.model_validate(merged)
 
 
 async def save_guild_overrides(
