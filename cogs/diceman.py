@@ -170,7 +170,7 @@ class DicemanGame(SecretDuelGame[DicemanState]):
 
     def choice_text(self, choice: Any) -> str:
         dice = choice.get("dice") if isinstance(choice, dict) else choice
-        return dice_pair(diceman.normalize_dice(list(dice)))
+        return dice_pair(diceman.normalize_dice(dice))
 
     # -- controls -------------------------------------------------------------------------
 

@@ -618,7 +618,7 @@ class SecretDuelHandler(Generic[StateT]):
             await self._edit_dm(record, embed=self.render_locked(session, state, seat), view=None)
 
     async def _send_warnings(self, session: Session, outcome: Outcome) -> None:
-        seats = next(
+        seats: list[int] = next(
             (e.get("seats", []) for e in outcome.events if e.get("type") == "round_warning"), []
         )
         parsed = self.parse(session)
