@@ -43,6 +43,7 @@ HANDLER_TASK_PREFIXES = (
     "discord.py: on_interaction",
 )
 SHUTDOWN_GRACE_SECONDS = 5.0
+DM_CHANNEL_CACHE_SIZE = 10_000
 
 
 class DiceTree(app_commands.CommandTree["DiceBot"]):
@@ -87,6 +88,7 @@ class DiceBot(commands.AutoShardedBot):
         self.editor = CoalescingEditor()
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
+        self._dm_channels: dict[int, int] = {}
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -166,10 +168,21 @@ class DiceBot(commands.AutoShardedBot):
         await channel.get_partial_message(session.message_id).edit(**fields)
 
     async def send_dm(self, user_id: int, **fields: Any) -> discord.Message | None:
-        """DM a user; None when their DMs are closed (403, code 50007)."""
+        """DM a user; None when their DMs are closed (403, code 50007).
+
+        The DM channel id is remembered, so a DM costs one request, not three (without the
+        members intent users are not cached, and discord.py would fetch the user first).
+        """
         try:
-            user = self.get_user(user_id) or await self.fetch_user(user_id)
-            return await user.send(**fields)
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                data = await self.http.start_private_message(user_id)
+                channel_id = int(data["id"])
+                if len(self._dm_channels) >= DM_CHANNEL_CACHE_SIZE:
+                    self._dm_channels.pop(next(iter(self._dm_channels)))
+                self._dm_channels[user_id] = channel_id
+            channel = self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            return await channel.send(**fields)
         except discord.Forbidden as error:
             if error.code == DM_CLOSED:
                 return None
