@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -82,10 +83,15 @@ class Database:
         try:
             if str(self.path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction means
-            # exactly what the code says.
-            conn = await aiosqlite.connect(self.path, isolation_level=None)
-        except (OSError, sqlite3.Error) as error:
+        except OSError as error:
+            raise StorageUnavailable(f"cannot open the database {self.path}: {error}") from error
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction means
+        # exactly what the code says.
+        connecting = aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn = await connecting
+        except sqlite3.Error as error:
+            await _wait_for_worker(connecting)
             raise StorageUnavailable(f"cannot open the database {self.path}: {error}") from error
         try:
             conn.row_factory = aiosqlite.Row
@@ -219,6 +225,15 @@ class Database:
             "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
         )
         return [(row["name"], row["sql"]) for row in rows]
+
+
+async def _wait_for_worker(connection: aiosqlite.Connection) -> None:
+    # When connecting fails, aiosqlite queues its worker thread's stop without waiting for
+    # it; if the loop then closes (the bot exits on this very error) the thread dies with
+    # an 'Event loop is closed' traceback on stderr. Let it finish while the loop runs.
+    worker = getattr(connection, "_thread", None)
+    if isinstance(worker, threading.Thread) and worker.is_alive():
+        await asyncio.to_thread(worker.join, 5.0)
 
 
 async def _rollback(conn: aiosqlite.Connection) -> None:
