@@ -121,6 +121,8 @@ async def test_the_existing_buttons_keep_working_after_a_restart(
     board = await start_duel(fake_discord, alice, bob, first="me")
     await press_column(alice, board, 1)
     await press_column(bob, board, 2)
+    # Coalesced board edits are spaced out; let the last one land before counting.
+    await bot_factory.bot.editor.flush()
     edits = board.edit_count
 
     bot = await bot_factory.restart()
