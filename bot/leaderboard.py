@@ -249,14 +249,18 @@ async def player_stats(
 ) -> PlayerStats:
     minimum = ladder_minimum(provisional_games)
     # game IN (...) turns the lookup into one primary-key probe per game; the rank is
-    # the count of ranked players ahead in the rating order (an index range). ?1 is the
+    # the count of ranked players ahead in the rating order: two ranges of the covering
+    # ratings_ladder index (higher ordinal; same ordinal, lower user id), kept as two
+    # counts because an OR of them makes SQLite scan the primary key instead. ?1 is the
     # minimum of ladder games, ?2 the server, ?3 the player.
     rows = await db.fetch_all(
         f"SELECT {_STANDING_COLUMNS}, r.game AS game,"
         " CASE WHEN r.games >= ?1 THEN 1 + ("
         "   SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
-        "   AND o.games >= ?1 AND (o.ordinal > r.ordinal"
-        "   OR (o.ordinal = r.ordinal AND o.user_id < r.user_id))"
+        "   AND o.ordinal > r.ordinal AND o.games >= ?1"
+        " ) + ("
+        "   SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
+        "   AND o.ordinal = r.ordinal AND o.user_id < r.user_id AND o.games >= ?1"
         " ) END AS rank,"
         " (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
         "   AND o.games >= ?1) AS ranked_total"

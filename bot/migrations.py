@@ -120,10 +120,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         # The ratings row also keeps a running final-score total (Knucklebones' average
         # final score), and favourite picks are counted per player at record time, so
         # /stats never parses result JSON. Indexes serve each leaderboard sort and the
-        # newest-first history of one server.
+        # newest-first history of one server; the rating order index also holds games and
+        # user_id, so counting the players ahead of someone (their rank) never reads the
+        # table, and it replaces migration 1's narrower ratings_by_ordinal.
         """
         ALTER TABLE ratings ADD COLUMN score_total INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE ratings ADD COLUMN scored_games INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX ratings_ladder ON ratings (guild_id, game, ordinal DESC, games, user_id);
+        DROP INDEX ratings_by_ordinal;
         CREATE INDEX ratings_by_wins ON ratings (guild_id, game, wins DESC, ordinal DESC);
         CREATE INDEX ratings_by_win_rate
             ON ratings (guild_id, game, (CAST(wins AS REAL) / games) DESC, games DESC);
