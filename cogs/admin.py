@@ -27,6 +27,7 @@ from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides
 from bot.leaderboard import GAME_TITLES, game_title, reset_leaderboard
 from bot.replies import DMS_CLOSED_HELP, Guarded
+from cogs.leaderboard import GAME_CHOICES
 
 CANCEL_REASON = "stopped by an admin"
 CONFIRM_SECONDS = 300
@@ -42,7 +43,6 @@ SETTING_OPTIONS: dict[str, tuple[str, str]] = {
     "provisional_games": ("provisional_games", "Provisional threshold"),
 }
 FIELD_LABELS = {field: label for field, label in SETTING_OPTIONS.values()}
-GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
 
 # What the games need in a channel, with the names server admins see in Discord.
 REQUIRED_CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (

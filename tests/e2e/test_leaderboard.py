@@ -5,8 +5,10 @@ restart. Finished games are recorded through ``record_result`` (the production p
 from __future__ import annotations
 
 import discord
+import pytest
 from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
 from leaderboard_support import finish_game, rating_row, win
+from openskill.models import PlackettLuce
 
 from bot.app import DiceBot
 from bot.guild_settings import save_guild_overrides
@@ -231,3 +233,13 @@ async def test_a_played_knucklebones_forfeit_lands_on_the_board(
     assert ranked_ids(board.message) == [alice.id, bob.id]
     assert "1/0/0 · 1 · 🔥 W1" in board_lines(board.message)[0]
     assert "0/1/0 · 1 · L1" in board_lines(board.message)[1]
+
+    # The ratings are openskill's for one win from the default rating.
+    model = PlackettLuce()
+    [[winner], [loser]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    for player, expected in ((alice, winner), (bob, loser)):
+        row = await rating_row(running_bot, guild.id, KB, player.id)
+        assert row["mu"] == pytest.approx(expected.mu)
+        assert row["sigma"] == pytest.approx(expected.sigma)
+    result = await running_bot.db.fetch_one("SELECT reason FROM results")
+    assert result is not None and result["reason"] == "forfeit"

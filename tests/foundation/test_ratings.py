@@ -349,8 +349,14 @@ async def test_migration_2_keeps_existing_ratings(
         assert row is not None
         assert (row["wins"], row["games"], row["score_total"], row["scored_games"]) == (4, 6, 0, 0)
         names = {name for name, _ in await new.schema()}
-        assert {"player_picks", "ratings_by_wins", "ratings_by_win_rate", "results_by_guild"} <= (
-            names
-        )
+        assert {
+            "player_picks",
+            "ratings_ladder",
+            "ratings_by_wins",
+            "ratings_by_win_rate",
+            "results_by_guild",
+        } <= names
+        # The covering ladder index replaces migration 1's narrower one.
+        assert "ratings_by_ordinal" not in names
     finally:
         await new.close()
