@@ -1,0 +1,104 @@
+"""Schema migrations on real SQLite files: from empty, re-run, concurrent, tracked."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from bot.migrations import MIGRATIONS
+from bot.storage import Database
+
+ALL_VERSIONS = [version for version, _ in MIGRATIONS]
+
+
+async def test_versions_are_strictly_increasing_from_one() -> None:
+    assert list(range(1, len(MIGRATIONS) + 1)) == ALL_VERSIONS
+
+
+async def test_migrating_an_empty_file_applies_every_migration_once(db_path: Path) -> None:
+    db = Database(db_path)
+    await db.open()
+    try:
+        assert await db.migrate() == ALL_VERSIONS
+        rows = await db.fetch_all("SELECT version, applied_at FROM schema_migrations")
+        assert [row["version"] for row in rows] == ALL_VERSIONS
+        assert all(row["applied_at"] > 0 for row in rows)
+        names = {name for name, _ in await db.schema()}
+        for table in (
+            "sessions",
+            "session_players",
+            "events",
+            "deadlines",
+            "results",
+            "result_players",
+            "ratings",
+            "guild_settings",
+            "schema_migrations",
+        ):
+            assert table in names
+    finally:
+        await db.close()
+
+
+async def test_rerunning_applies_nothing_and_keeps_the_schema(db_path: Path) -> None:
+    db = Database(db_path)
+    await db.open()
+    await db.migrate()
+    first = await db.schema()
+    tracked = await db.fetch_all("SELECT version, applied_at FROM schema_migrations")
+    assert await db.migrate() == []
+    assert await db.schema() == first
+    await db.close()
+
+    # A fresh process on the same file: still nothing to do, same schema and history.
+    reopened = Database(db_path)
+    await reopened.open()
+    try:
+        assert await reopened.migrate() == []
+        assert await reopened.schema() == first
+        again = await reopened.fetch_all("SELECT version, applied_at FROM schema_migrations")
+        assert [tuple(r) for r in again] == [tuple(r) for r in tracked]
+    finally:
+        await reopened.close()
+
+
+async def test_two_files_migrated_from_empty_have_identical_schemas(tmp_path: Path) -> None:
+    schemas = []
+    for name in ("one.db", "two.db"):
+        db = Database(tmp_path / name)
+        await db.open()
+        await db.migrate()
+        schemas.append(await db.schema())
+        await db.close()
+    assert schemas[0] == schemas[1]
+
+
+async def test_two_connections_migrating_at_once_apply_each_version_once(db_path: Path) -> None:
+    first, second = Database(db_path), Database(db_path)
+    await first.open()
+    await second.open()
+    try:
+        applied = await asyncio.gather(first.migrate(), second.migrate())
+        assert sorted(applied, key=len) == [[], ALL_VERSIONS]
+        assert await first.schema() == await second.schema()
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_database_is_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
+    db = Database(db_path)
+    await db.open()
+    try:
+        await db.migrate()
+        mode = await db.fetch_one("PRAGMA journal_mode")
+        keys = await db.fetch_one("PRAGMA foreign_keys")
+        assert mode is not None and mode[0] == "wal"
+        assert keys is not None and keys[0] == 1
+    finally:
+        await db.close()
+    # WAL is a property of the file: a plain connection sees it too.
+    with contextlib.closing(sqlite3.connect(db_path)) as plain:
+        assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
