@@ -172,6 +172,8 @@ class Database:
         All work shares one connection, so a read running while another task's transaction
         is open would see its uncommitted (maybe about to be rolled back) rows: wait for it
         to finish. Inside the task's own transaction or read, the read goes straight on.
+        Keep the body to database work: while it runs, writes wait (never await Discord,
+        or tasks that themselves read, inside it).
         """
         if self._owner is not None and self._owner is asyncio.current_task():
             yield self.conn
