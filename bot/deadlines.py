@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
@@ -38,11 +39,19 @@ class DeadlineRunner:
         self._task: asyncio.Task[None] | None = None
         self._publishing: set[asyncio.Task[None]] = set()
         self.fired = 0
-        service.on_deadlines_changed(self._wake)
-        clock.subscribe(self._wake_threadsafe)
+        # When the loop plans to wake next. While it reads (and while it has nothing to
+        # wait for) it is +inf, so any new timer wakes it.
+        self._planned_wake = math.inf
+        service.on_deadline_added(self._deadline_added)
+        clock.subscribe(self._clock_moved)
 
-    def _wake_threadsafe(self) -> None:
+    def _clock_moved(self) -> None:
         self._wake.set()
+
+    def _deadline_added(self, due_at: float) -> None:
+        # A move that only pushes timers later needs no wake-up and no query.
+        if due_at < self._planned_wake:
+            self._wake.set()
 
     def start(self) -> None:
         if self._task is None:
@@ -63,6 +72,7 @@ class DeadlineRunner:
             # leaves the event set, so the sleep below ends at once instead of running on
             # a stale delay past that timer.
             self._wake.clear()
+            self._planned_wake = math.inf
             try:
                 delay = await self.fire_due()
             except StorageUnavailable:
@@ -70,6 +80,8 @@ class DeadlineRunner:
                 delay = RETRY_AFTER_STORAGE_ERROR
             if delay is not None and delay <= 0:
                 continue
+            if delay is not None:
+                self._planned_wake = self.clock.now() + delay
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
             # that arrives just as the wake-up event is set, and stop() then waits forever.
             with contextlib.suppress(TimeoutError):

@@ -14,7 +14,8 @@ import logging
 import random
 import secrets
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import aiosqlite
@@ -42,6 +43,8 @@ from bot.results import record_result
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
+
+MAX_NAME_LENGTH = 100
 
 
 class DeadlineGone(Exception):
@@ -80,19 +83,24 @@ class SessionService:
         self.seeds = seeds or SeedSource()
         self.handlers: dict[str, GameHandler] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._deadlines_changed: list[asyncio.Event] = []
+        self._deadline_listeners: list[Callable[[float], None]] = []
 
     # -- wiring ---------------------------------------------------------------------------
 
     def register(self, handler: GameHandler) -> None:
         self.handlers[handler.game] = handler
 
-    def on_deadlines_changed(self, event: asyncio.Event) -> None:
-        self._deadlines_changed.append(event)
+    def on_deadline_added(self, listener: Callable[[float], None]) -> None:
+        """``listener(due_at)`` is told the earliest due time of timers a commit added.
+        (Removed timers need no news: the loop finds out when it next looks.)"""
+        self._deadline_listeners.append(listener)
 
-    def _notify_deadlines(self) -> None:
-        for event in self._deadlines_changed:
-            event.set()
+    def _notify_deadlines(self, deadlines: Iterable[Deadline]) -> None:
+        earliest = min((deadline.due_at for deadline in deadlines), default=None)
+        if earliest is None:
+            return
+        for listener in self._deadline_listeners:
+            listener(earliest)
 
     def _lock(self, session_id: int) -> asyncio.Lock:
         lock = self._locks.get(session_id)
@@ -153,6 +161,7 @@ class SessionService:
         """Create a session. With ``exclusive``, a human seat who already has an open game
         in this channel makes it fail with AlreadyPlaying (one game per player per channel)."""
         now = self.clock.now()
+        deadline_list = list(deadlines)
         async with self.db.transaction() as conn:
             if exclusive:
                 for seat in seats:
@@ -193,10 +202,10 @@ class SessionService:
                 " VALUES (?, 0, ?, ?, ?, ?)",
                 (session_id, created_by, _dumps({"type": "create"}), _dumps(list(events)), now),
             )
-            await _replace_deadlines(conn, session_id, list(deadlines))
+            await _replace_deadlines(conn, session_id, deadline_list)
             session = await _load(conn, session_id)
         assert session is not None
-        self._notify_deadlines()
+        self._notify_deadlines(deadline_list)
         return session
 
     async def set_message(self, session_id: int, message_id: int) -> None:
@@ -249,10 +258,9 @@ class SessionService:
             )
             step = handler.step(ctx, action)
             result_id = await self._save(conn, previous, step, actor_id, action, now)
-            session = await _load(conn, session_id)
-            assert session is not None
-        if step.deadlines is not None or session.status not in OPEN_STATUSES:
-            self._notify_deadlines()
+        session = _saved(previous, step, now)
+        if step.deadlines and session.status in OPEN_STATUSES:
+            self._notify_deadlines(step.deadlines)
         return Outcome(
             session=session,
             previous=previous,
@@ -319,9 +327,7 @@ class SessionService:
             )
             action = {"type": "cancel", "reason": reason}
             await self._save(conn, previous, step, actor_id, action, now)
-            session = await _load(conn, session_id)
-            assert session is not None
-        self._notify_deadlines()
+        session = _saved(previous, step, now)
         return Outcome(
             session=session,
             previous=previous,
@@ -348,6 +354,26 @@ class SessionService:
 # -- row helpers ----------------------------------------------------------------------------
 
 
+def _saved(previous: Session, step: Step, now: float) -> Session:
+    """The session exactly as ``_save`` stored it, without reading it back."""
+    return replace(
+        previous,
+        # Through JSON, so the caller sees what a later load would (lists, not tuples).
+        state=json.loads(_dumps(step.state)),
+        status=step.status,
+        version=previous.version + 1,
+        updated_at=now,
+        seats=previous.seats if step.seats is None else tuple(_stored_seats(step.seats)),
+    )
+
+
+def _stored_seats(seats: Iterable[Seat]) -> list[Seat]:
+    return sorted(
+        (replace(seat, display_name=seat.display_name[:MAX_NAME_LENGTH]) for seat in seats),
+        key=lambda seat: seat.seat,
+    )
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -357,8 +383,8 @@ async def _write_seats(conn: aiosqlite.Connection, session_id: int, seats: Itera
         "INSERT INTO session_players (session_id, seat, user_id, display_name, is_ai)"
         " VALUES (?, ?, ?, ?, ?)",
         [
-            (session_id, seat.seat, seat.user_id, seat.display_name[:100], int(seat.is_ai))
-            for seat in seats
+            (session_id, seat.seat, seat.user_id, seat.display_name, int(seat.is_ai))
+            for seat in _stored_seats(seats)
         ],
     )
 
