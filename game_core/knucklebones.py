@@ -66,6 +66,7 @@ __all__ = [
     "Timeout",
     "apply",
     "board_score",
+    "check_board",
     "column_score",
     "compact_position",
     "expand_position",
@@ -170,7 +171,11 @@ def _checked_column(column: object, where: str) -> tuple[int, ...]:
     return tuple(column)
 
 
-def _checked_board(board: object, owner: str) -> tuple[tuple[int, ...], ...]:
+def check_board(board: object, owner: str = "The") -> tuple[tuple[int, ...], ...]:
+    """A board validated as RULES.md fixes it, as a tuple of face tuples (or IllegalMove).
+
+    ``owner`` starts the error message ("Your", "The opponent's", ...).
+    """
     if isinstance(board, str | bytes) or not isinstance(board, Sequence):
         raise IllegalMove(f"{owner} board must be a list of three columns.")
     if len(board) != 3:
@@ -187,7 +192,7 @@ def column_score(column: Sequence[int]) -> int:
 
 def board_score(board: Sequence[Sequence[int]]) -> int:
     """Sum of the three column scores of one board (3 columns of 0..3 faces each)."""
-    return sum(COLUMN_SCORE[COLUMN_ID[column]] for column in _checked_board(board, "The"))
+    return sum(COLUMN_SCORE[COLUMN_ID[column]] for column in check_board(board, "The"))
 
 
 def place(
@@ -201,8 +206,8 @@ def place(
     Returns fresh ``(own, opponent)`` boards; the arguments are never modified. Does not
     check whether the game has already ended.
     """
-    own_board = _checked_board(own, "Your")
-    opponent_board = _checked_board(opponent, "The opponent's")
+    own_board = check_board(own, "Your")
+    opponent_board = check_board(opponent, "The opponent's")
     if not is_int(column) or not 0 <= column <= 2:
         raise IllegalMove(f"There is no column {column!r}; columns are numbered 0, 1 and 2.")
     if not is_int(face) or not 1 <= face <= FACES:
