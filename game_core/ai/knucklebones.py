@@ -126,13 +126,13 @@ def _medium_choice(own: Sequence[int], opp: Sequence[int], die: int, rng: random
 
 
 def _stall_choice(own: Sequence[int], opp: Sequence[int], die: int, rng: random.Random) -> int:
-    """Drag the game out: the game ends only when a grid fills, so keep both grids empty.
+    """Drag the game out: the game ends only when a grid fills, so keep the grids empty.
 
-    In order of priority: never fill its own grid if another column avoids it (impossible
-    anyway: every placement adds one die, so this only matters when the last open slot is
-    the only choice); remove as many opposing dice as possible (the opponent's grid fills
-    later); put the die where the opponent can knock it out again (a column already showing
-    that face, opposite an opposing column with room), which empties its own grid later.
+    Every placement adds one die to its own grid whatever the column, so the choice can
+    only (1) remove as many opposing dice as possible, which pushes back the opponent's
+    finish, and (2) put the die where it is easiest to knock out again: beside dice of the
+    same face (one matching opposing die then removes them all), opposite an opposing
+    column that still has room, in a fuller column. The rng breaks remaining ties.
     """
     best = -1_000_000
     choices: list[int] = []
