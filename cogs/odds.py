@@ -20,98 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
-import threading
-import time
 from collections.abc import Callable
-from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+# Through the module (not ``from ... import``): the cached values live there, so they
+# outlive a reload of this cog, and tests can swap one in.
+from cogs import odds_figures as figures
 from cogs import odds_render as render
-from game_core.ai.diceman import equilibrium, matchup_table
-from game_core.analysis.diceman import label
-from game_core.weighted_dice import DICE, win_probabilities
-
-log = logging.getLogger(__name__)
-
-T = TypeVar("T")
+from game_core.weighted_dice import DICE
 
 EMBED_COLOUR = discord.Colour.teal()
 DIE_CHOICES = [app_commands.Choice(name=f"d{die}", value=die) for die in DICE]
 SHARE_HELP = "Post the answer for everyone in the channel (default: only you see it)."
-
-
-class Once(Generic[T]):
-    """A value computed at most once per process, on first use, safely from any thread.
-
-    ``get`` computes it in the calling thread (the lock makes concurrent first callers wait
-    for one computation); ``ready`` says whether asking costs nothing.
-    """
-
-    def __init__(self, compute: Callable[[], T], name: str) -> None:
-        self._compute = compute
-        self._name = name
-        self._lock = threading.Lock()
-        self._value: T | None = None
-        self._done = False
-
-    @property
-    def ready(self) -> bool:
-        return self._done
-
-    def get(self) -> T:
-        if self._done:
-            return self._value  # type: ignore[return-value]
-        with self._lock:
-            if not self._done:
-                started = time.perf_counter()
-                self._value = self._compute()
-                self._done = True
-                log.info("computed %s in %.2f s", self._name, time.perf_counter() - started)
-        return self._value  # type: ignore[return-value]
-
-    def forget(self) -> None:
-        """Drop the value (tests use it to exercise the first-request path)."""
-        with self._lock:
-            self._value = None
-            self._done = False
-
-
-# ---------------------------------------------------------------------------------------
-# The figures (pure, cached)
-# ---------------------------------------------------------------------------------------
-
-
-@cache
-def diceman_figures() -> render.DicemanFigures:
-    table = matchup_table()
-    solution = equilibrium()
-    return render.DicemanFigures(
-        labels=tuple(label(combo) for combo in table.combos),
-        p_more=tuple(tuple(float(cell.p_more) for cell in row) for row in table.entries),
-        balance=tuple(tuple(float(cell.balance) for cell in row) for row in table.entries),
-        mix=tuple(
-            render.MixEntry(label(combo), float(share), str(share))
-            for combo, share in solution.mix.items()
-        ),
-        value=float(solution.value),
-    )
-
-
-def _diceman_picture() -> bytes:
-    return render.render_diceman_heatmap(diceman_figures())
-
-
-DICEMAN_PICTURE: Once[bytes] = Once(_diceman_picture, "the Diceman odds heatmap")
-
-
-def pair_odds(die_a: int, die_b: int) -> render.PairOdds:
-    a_wins, b_wins, tie = win_probabilities(die_a, die_b)
-    return render.PairOdds(die_a, die_b, a_wins, b_wins, tie)
 
 
 # ---------------------------------------------------------------------------------------
@@ -120,7 +44,7 @@ def pair_odds(die_a: int, die_b: int) -> render.PairOdds:
 
 
 def diceman_embed() -> discord.Embed:
-    figures = diceman_figures()
+    numbers = figures.diceman_figures()
     embed = discord.Embed(
         title="Diceman: which two dice beat which",
         description=(
@@ -132,14 +56,14 @@ def diceman_embed() -> discord.Embed:
     )
     embed.set_image(url=f"attachment://{render.HEATMAP_NAME}")
     embed.add_field(
-        name="Equilibrium mix", value="\n".join(render.diceman_mix_lines(figures)), inline=False
+        name="Equilibrium mix", value="\n".join(render.diceman_mix_lines(numbers)), inline=False
     )
-    embed.add_field(name="Reading", value=render.diceman_reading(figures), inline=False)
+    embed.add_field(name="Reading", value=render.diceman_reading(numbers), inline=False)
     return embed
 
 
 def weighted_pair_embed(die_a: int, die_b: int) -> discord.Embed:
-    odds = pair_odds(die_a, die_b)
+    odds = figures.pair_odds(die_a, die_b)
     embed = discord.Embed(
         title=f"Weighted Dice: d{die_a} against d{die_b}",
         description="\n".join(render.pair_lines(odds)),
@@ -151,7 +75,7 @@ def weighted_pair_embed(die_a: int, die_b: int) -> discord.Embed:
 
 
 def weighted_die_embed(die: int) -> discord.Embed:
-    rows = [pair_odds(die, other) for other in DICE]
+    rows = [figures.pair_odds(die, other) for other in DICE]
     table = "\n".join(render.die_against_all_lines(die, rows))
     return discord.Embed(
         title=f"Weighted Dice: a d{die} against every die",
@@ -161,8 +85,8 @@ def weighted_die_embed(die: int) -> discord.Embed:
 
 
 def weighted_grid_embed() -> discord.Embed:
-    wins = {(a, b): float(pair_odds(a, b).a_wins) for a in DICE for b in DICE}
-    ties = {(a, b): float(pair_odds(a, b).tie) for a in DICE for b in DICE}
+    wins = {(a, b): float(figures.pair_odds(a, b).a_wins) for a in DICE for b in DICE}
+    ties = {(a, b): float(figures.pair_odds(a, b).tie) for a in DICE for b in DICE}
     wins_table = "\n".join(render.odds_grid_lines(DICE, wins))
     ties_table = "\n".join(render.odds_grid_lines(DICE, ties))
     embed = discord.Embed(
@@ -177,6 +101,40 @@ def weighted_grid_embed() -> discord.Embed:
     return embed
 
 
+def knucklebones_message() -> dict[str, Any]:
+    levels = figures.KNUCKLEBONES_FIGURES.get()
+    embed = discord.Embed(
+        title="Knucklebones: does moving first help, and how long is a game?",
+        description=(
+            "Simulated games with both players at the same level; the first player is the one "
+            "who places the first die."
+        ),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(
+        name="First-player advantage",
+        value="\n".join(render.seat_line(level) for level in levels),
+        inline=False,
+    )
+    embed.add_field(
+        name="Reading",
+        value="\n".join(render.advantage_reading(level) for level in levels),
+        inline=False,
+    )
+    embed.add_field(
+        name="Game length",
+        value="\n".join(render.length_line(level) for level in levels),
+        inline=False,
+    )
+    embed.set_footer(
+        text=(
+            "Hard play takes too long to simulate on demand; measure it with "
+            "python -m game_core.analysis knucklebones --players hard hard"
+        )
+    )
+    return {"embed": embed}
+
+
 # ---------------------------------------------------------------------------------------
 # Answering
 # ---------------------------------------------------------------------------------------
@@ -186,7 +144,7 @@ async def answer(
     interaction: discord.Interaction,
     *,
     share: bool,
-    needs: Once[Any] | None,
+    needs: figures.Once[Any] | None,
     build: Callable[[], dict[str, Any]],
 ) -> None:
     """Answer with ``build()``'s message fields. When ``needs`` is not computed yet, defer
@@ -203,7 +161,7 @@ async def answer(
 
 
 def diceman_message() -> dict[str, Any]:
-    picture = discord.File(io.BytesIO(DICEMAN_PICTURE.get()), filename=render.HEATMAP_NAME)
+    picture = discord.File(io.BytesIO(figures.DICEMAN_PICTURE.get()), filename=render.HEATMAP_NAME)
     return {"embed": diceman_embed(), "file": picture}
 
 
@@ -222,7 +180,7 @@ class OddsCog(
     )
     @app_commands.describe(share=SHARE_HELP)
     async def diceman(self, interaction: discord.Interaction, share: bool = False) -> None:
-        await answer(interaction, share=share, needs=DICEMAN_PICTURE, build=diceman_message)
+        await answer(interaction, share=share, needs=figures.DICEMAN_PICTURE, build=diceman_message)
 
     @app_commands.command(
         name="weighted", description="Exact win and tie chances of two Weighted Dice rollers."
@@ -249,6 +207,16 @@ class OddsCog(
         else:
             embed = weighted_grid_embed()
         await answer(interaction, share=share, needs=None, build=lambda: {"embed": embed})
+
+    @app_commands.command(
+        name="knucklebones",
+        description="Knucklebones: the first player's advantage and how long games last.",
+    )
+    @app_commands.describe(share=SHARE_HELP)
+    async def knucklebones(self, interaction: discord.Interaction, share: bool = False) -> None:
+        await answer(
+            interaction, share=share, needs=figures.KNUCKLEBONES_FIGURES, build=knucklebones_message
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

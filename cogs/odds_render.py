@@ -344,40 +344,62 @@ def odds_grid_lines(dice: Sequence[int], cells: dict[tuple[int, int], float]) ->
 
 @dataclass(frozen=True)
 class SeatFigures:
-    """How the first player fares at one level of play (same level on both seats)."""
+    """How the player moving first fares when both seats play at one level."""
 
-    level: str
+    level: str  # "Random", "Medium", ...
     games: int
-    first_wins: float
+    first_wins: float  # share of all games
     first_ci95: tuple[float, float]
+    second_wins: float
     draws: float
-    mean_turns: float | None = None
-    median_turns: float | None = None
+    decided_share: float | None  # the first player's share of the games somebody won
+    decided_ci95: tuple[float, float]
+    mean_turns: float | None
+    median_turns: int | None
+    turns_p10: int | None = None
+    turns_p90: int | None = None
 
 
 def seat_line(figures: SeatFigures) -> str:
     low, high = figures.first_ci95
-    line = (
-        f"**{figures.level}** ({figures.games:,} games): first player wins "
-        f"**{figures.first_wins:.1%}** (95% CI {low:.1%}–{high:.1%}), draws {figures.draws:.1%}"
+    return (
+        f"**{figures.level} play** ({figures.games:,} games): the first player wins "
+        f"**{percent_1(figures.first_wins)}** (95% CI {percent_1(low)}–{percent_1(high)}), "
+        f"the second {percent_1(figures.second_wins)}, draws {percent_1(figures.draws)}."
     )
-    if figures.mean_turns is not None and figures.median_turns is not None:
-        line += f"; {figures.mean_turns:.1f} turns on average (median {figures.median_turns:g})"
-    return line
+
+
+def length_line(figures: SeatFigures) -> str:
+    if figures.mean_turns is None or figures.median_turns is None:
+        return f"**{figures.level} play**: no games."
+    line = (
+        f"**{figures.level} play**: {figures.mean_turns:.1f} turns on average, "
+        f"median {figures.median_turns}"
+    )
+    if figures.turns_p10 is not None and figures.turns_p90 is not None:
+        line += f", 80% of games last {figures.turns_p10}–{figures.turns_p90}"
+    return line + " (a turn is one die placed; 17 at the very least)."
 
 
 def advantage_reading(figures: SeatFigures) -> str:
     """One sentence: is moving first worth anything?"""
-    low, high = figures.first_ci95
-    decided = 1 - figures.draws
-    share = figures.first_wins / decided if decided else 0.0
-    if low > 0.5 * decided:
-        verdict = "a real edge"
-    elif high < 0.5 * decided:
-        verdict = "a real handicap"
+    if figures.decided_share is None:
+        return f"Every {figures.level.lower()} game was drawn."
+    low, high = figures.decided_ci95
+    # Within two points of even, a significant difference is still a small one.
+    size = "a small but real" if abs(figures.decided_share - 0.5) < 0.02 else "a real"
+    if low > 0.5:
+        verdict = f"moving first is {size} advantage"
+    elif high < 0.5:
+        verdict = f"moving first is {size} disadvantage"
     else:
-        verdict = "no measurable edge"
+        verdict = "moving first makes no measurable difference"
     return (
-        f"Moving first is {verdict} at {figures.level.lower()} play: the first player takes "
-        f"{share:.1%} of the games that are not drawn."
+        f"At {figures.level.lower()} play {verdict}: the first player takes "
+        f"{percent_1(figures.decided_share)} of the games somebody wins "
+        f"(95% CI {percent_1(low)}–{percent_1(high)})."
     )
+
+
+def percent_1(value: float) -> str:
+    return f"{100 * value:.1f}%"

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from PIL import Image
 
-from cogs import odds
+from cogs import odds_figures
 from cogs import odds_render as render
 from game_core.ai.diceman import equilibrium, matchup_table
 from game_core.diceman import COMBOS
@@ -33,7 +33,7 @@ def cell_centre(row: int, column: int) -> tuple[int, int]:
 
 
 def test_figures_come_from_the_exact_table_and_equilibrium() -> None:
-    figures = odds.diceman_figures()
+    figures = odds_figures.diceman_figures()
     table, solution = matchup_table(), equilibrium()
     assert figures.labels == LABELS
     for i, j in itertools.product(range(6), repeat=2):
@@ -47,7 +47,7 @@ def test_figures_come_from_the_exact_table_and_equilibrium() -> None:
 
 
 def test_heatmap_cells_are_coloured_by_their_probability() -> None:
-    figures = odds.diceman_figures()
+    figures = odds_figures.diceman_figures()
     image = picture(render.render_diceman_heatmap(figures))
     assert image.size == render.heatmap_size(6)
     for row in range(6):
@@ -80,7 +80,7 @@ def test_heatmap_shows_the_mix_bars_in_proportion() -> None:
 
 
 def test_heatmap_renders_fast_without_any_font_file() -> None:
-    figures = odds.diceman_figures()
+    figures = odds_figures.diceman_figures()
     render.render_diceman_heatmap(figures)
     started = time.perf_counter()
     png = render.render_diceman_heatmap(figures)
@@ -97,7 +97,7 @@ def test_the_cached_picture_is_computed_once() -> None:
         calls.append(1)
         return b"png"
 
-    once = odds.Once(compute, "test picture")
+    once = odds_figures.Once(compute, "test picture")
     assert not once.ready
     assert once.get() == b"png" and once.get() == b"png"
     assert once.ready and len(calls) == 1
@@ -133,18 +133,18 @@ def test_ramp_runs_from_dark_to_bright() -> None:
 
 
 def test_mix_lines_list_the_played_combos_first_then_the_unused() -> None:
-    lines = render.diceman_mix_lines(odds.diceman_figures())
+    lines = render.diceman_mix_lines(odds_figures.diceman_figures())
     assert lines == [
         "**M+H** 58.0% (69/119)",
         "**S+H** 32.4% (11/34)",
         "**M+S** 9.7% (23/238)",
         "never: M+P, P+S, P+H",
     ]
-    assert "game value 0" in render.diceman_reading(odds.diceman_figures())
+    assert "game value 0" in render.diceman_reading(odds_figures.diceman_figures())
 
 
 def test_pair_texts_d4_against_d20() -> None:
-    pair = odds.pair_odds(4, 20)
+    pair = odds_figures.pair_odds(4, 20)
     assert render.pair_lines(pair) == [
         "The d4 wins: **3/40** = 7.5%",
         "The d20 wins: **7/8** = 87.5%",
@@ -156,7 +156,7 @@ def test_pair_texts_d4_against_d20() -> None:
 
 
 def test_pair_texts_for_even_dice() -> None:
-    pair = odds.pair_odds(4, 4)
+    pair = odds_figures.pair_odds(4, 4)
     assert render.pair_lines(pair)[0] == "First roller (d4) wins: **3/8** = 37.5%"
     assert render.pair_lines(pair)[2] == "Tie, the house takes every bet: **1/4** = 25%"
     assert render.pair_reading(pair) == (
@@ -182,7 +182,7 @@ def test_one_in(chance: Fraction, text: str) -> None:
 
 
 def test_die_against_all_rows() -> None:
-    lines = render.die_against_all_lines(6, [odds.pair_odds(6, die) for die in (4, 6, 20)])
+    lines = render.die_against_all_lines(6, [odds_figures.pair_odds(6, die) for die in (4, 6, 20)])
     assert lines[2].split() == ["d4", "58.33%", "25%", "16.67%"]
     assert lines[3].split() == ["d6", "41.67%", "41.67%", "16.67%"]
     assert lines[4].split() == ["d20", "12.5%", "82.5%", "5%"]
@@ -190,9 +190,81 @@ def test_die_against_all_rows() -> None:
 
 def test_grid_lines() -> None:
     dice = (4, 20)
-    cells = {(a, b): float(odds.pair_odds(a, b).tie) for a in dice for b in dice}
+    cells = {(a, b): float(odds_figures.pair_odds(a, b).tie) for a in dice for b in dice}
     assert [line.split() for line in render.odds_grid_lines(dice, cells)] == [
         ["d4", "d20"],
         ["d4", "25.0%", "5.0%"],
         ["d20", "5.0%", "5.0%"],
     ]
+
+
+def seats(share: float, low: float, high: float, **changes: object) -> render.SeatFigures:
+    values: dict[str, object] = {
+        "level": "Medium",
+        "games": 10_000,
+        "first_wins": 0.5,
+        "first_ci95": (0.49, 0.51),
+        "second_wins": 0.48,
+        "draws": 0.02,
+        "decided_share": share,
+        "decided_ci95": (low, high),
+        "mean_turns": 30.84,
+        "median_turns": 29,
+        "turns_p10": 21,
+        "turns_p90": 43,
+    }
+    values.update(changes)
+    return render.SeatFigures(**values)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("share", "low", "high", "verdict"),
+    [
+        (0.548, 0.546, 0.550, "moving first is a real advantage"),
+        (0.512, 0.503, 0.522, "moving first is a small but real advantage"),
+        (0.45, 0.44, 0.46, "moving first is a real disadvantage"),
+        (0.505, 0.49, 0.52, "moving first makes no measurable difference"),
+    ],
+)
+def test_advantage_reading_follows_the_confidence_interval(
+    share: float, low: float, high: float, verdict: str
+) -> None:
+    reading = render.advantage_reading(seats(share, low, high))
+    assert reading.startswith(f"At medium play {verdict}: the first player takes")
+    assert f"{100 * share:.1f}% of the games somebody wins" in reading
+
+
+def test_advantage_reading_when_every_game_is_drawn() -> None:
+    assert render.advantage_reading(seats(0.5, 0, 1, decided_share=None)) == (
+        "Every medium game was drawn."
+    )
+
+
+def test_seat_and_length_lines() -> None:
+    figures = seats(0.51, 0.5, 0.52)
+    assert render.seat_line(figures) == (
+        "**Medium play** (10,000 games): the first player wins **50.0%** "
+        "(95% CI 49.0%–51.0%), the second 48.0%, draws 2.0%."
+    )
+    assert render.length_line(figures) == (
+        "**Medium play**: 30.8 turns on average, median 29, 80% of games last 21–43 "
+        "(a turn is one die placed; 17 at the very least)."
+    )
+    no_games = seats(0.5, 0, 1, mean_turns=None, median_turns=None)
+    assert render.length_line(no_games) == "**Medium play**: no games."
+
+
+def test_seat_figures_read_a_lab_report() -> None:
+    from game_core.analysis import knucklebones as lab
+
+    report = lab.simulate_random_games(2_000, 3)
+    figures = odds_figures.seat_figures("Random", report)
+    advantage = report["first_player_advantage"]
+    assert figures.games == 2_000
+    assert figures.first_wins == advantage["win_rate_all"]
+    assert list(figures.first_ci95) == advantage["ci95_all"]
+    assert figures.draws == advantage["draw_rate"]
+    assert figures.decided_share == advantage["win_rate_decided"]
+    assert figures.mean_turns == report["turns"]["mean"]
+    assert figures.median_turns == report["turns"]["percentiles"]["p50"]
+    assert figures.turns_p10 is not None and figures.turns_p10 >= 17
