@@ -1,0 +1,301 @@
+"""The analysis lab's command line as a whole: ``python -m game_core.analysis <game>``.
+
+The per-game tests check the numbers (exact tables against brute force and Monte Carlo,
+simulators against the engines). Here we check what the dispatcher promises for every
+game: a readable table by default, ``--json`` for machines, ``--seed`` for repeatable runs,
+no progress bar drawn into a pipe, and clear refusals of bad command lines.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from game_core.analysis.__main__ import GAME_MODULES, main
+
+# Small runs: every game's full report in well under a second each.
+SMALL = {
+    "knucklebones": ["--games", "400"],
+    "diceman": ["--games", "12"],
+    "weighted-dice": ["--games", "4", "--players", "5", "--house", "greedy"],
+    "dimension-duel": ["--games", "60", "--tactical-games", "4"],
+}
+DIE_NAMES = ["d4", "d6", "d8", "d10", "d12", "d20"]
+COMBO_LABELS = ["M+P", "M+S", "M+H", "P+S", "P+H", "S+H"]
+NUMBER = r"[-+]?\d+(?:\.\d+)?"
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[str, str]:
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, Any]:
+    out, _ = run_cli(capsys, [*argv, "--json"])
+    report = json.loads(out)
+    assert isinstance(report, dict)
+    return report
+
+
+def rows_after(text: str, heading: str, count: int) -> list[list[str]]:
+    """The ``count`` lines after the column header that follows ``heading``, split."""
+    lines = text.splitlines()
+    start = lines.index(heading) + 2
+    return [line.split() for line in lines[start : start + count]]
+
+
+def test_every_game_in_the_issue_is_offered() -> None:
+    assert set(GAME_MODULES) == {"knucklebones", "diceman", "weighted-dice", "dimension-duel"}
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_default_output_is_a_table_not_json_and_no_bar_goes_into_a_pipe(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    out, err = run_cli(capsys, [game, *SMALL[game], "--seed", "3"])
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+    assert out.endswith("\n") and not out.endswith("\n\n")
+    assert len(out.splitlines()) >= 5
+    # stderr is not a terminal under pytest: the progress bar stays out of captured output.
+    assert err == ""
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_the_same_seed_gives_the_same_output_in_both_formats(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    argv = [game, *SMALL[game], "--seed", "11"]
+    first_table, _ = run_cli(capsys, argv)
+    second_table, _ = run_cli(capsys, argv)
+    assert first_table == second_table
+    assert run_json(capsys, argv) == run_json(capsys, argv)
+
+
+@pytest.mark.parametrize("game", ["knucklebones", "diceman", "dimension-duel"])
+def test_a_different_seed_gives_different_simulations(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    first = run_json(capsys, [game, *SMALL[game], "--seed", "1"])
+    second = run_json(capsys, [game, *SMALL[game], "--seed", "2"])
+    assert first["seed"] == 1 and second["seed"] == 2
+    assert first != second
+
+
+@pytest.mark.parametrize("game", ["knucklebones", "weighted-dice"])
+def test_without_a_seed_the_report_names_the_one_it_drew(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    report = run_json(capsys, [game, *SMALL[game]])
+    assert isinstance(report["seed"], int)
+    replay = run_json(capsys, [game, *SMALL[game], "--seed", str(report["seed"])])
+    assert replay == report
+
+
+def test_knucklebones_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run_cli(capsys, ["knucklebones", "--games", "500", "--seed", "9"])
+    lines = out.splitlines()
+    assert lines[0].startswith("Knucklebones: 500 games, random (P1) vs random (P2), seed 9")
+    shares = [
+        line.split()
+        for line in lines
+        if line.startswith(("  player moving first", "  player moving second", "  draws"))
+    ]
+    assert len(shares) == 3
+    assert sum(int(cells[-2].replace(",", "")) for cells in shares) == 500
+    assert sum(float(cells[-1].rstrip("%")) for cells in shares) == pytest.approx(100, abs=0.2)
+    assert any(line.startswith("First-player win rate among decided games") for line in lines)
+    assert re.search(rf"95% CI\s+{NUMBER}% to\s+{NUMBER}%", out)
+    columns = [line.split() for line in lines if line.startswith("  column ")]
+    assert [cells[1] for cells in columns] == ["1", "2", "3"]
+    assert sum(int(cells[2].replace(",", "")) for cells in columns) == 500
+    assert re.search(rf"Game length in turns \(placements\): mean {NUMBER}, sd {NUMBER}", out)
+    assert "Scenario" not in out
+
+
+def test_knucklebones_json_shape_with_stall_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, ["knucklebones", "--games", "60", "--scenarios", "--seed", "5"])
+    assert report["games"] == 60 and report["engine"] == "vectorised"
+    assert report["first_player_wins"] + report["second_player_wins"] + report["draws"] == 60
+    advantage = report["first_player_advantage"]
+    low, high = advantage["ci95_all"]
+    assert low <= advantage["win_rate_all"] <= high
+    assert set(report["first_move_column"]) == {"0", "1", "2"}
+    assert sum(column["games"] for column in report["first_move_column"].values()) == 60
+    assert sum(report["turns"]["histogram"].values()) == 60
+    assert min(int(turns) for turns in report["turns"]["histogram"]) >= 17
+    assert set(report["scenarios"]) == {
+        "random_vs_random",
+        "stall_first",
+        "stall_second",
+        "both_stall",
+    }
+    for scenario in report["scenarios"].values():
+        assert (
+            scenario["first_player_wins"] + scenario["second_player_wins"] + scenario["draws"] == 60
+        )
+
+
+def test_knucklebones_ai_players_use_the_engine_path(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["knucklebones", "--games", "40", "--players", "medium", "random", "--seed", "2"]
+    report = run_json(capsys, argv)
+    assert report["engine"] == "scalar"
+    assert report["per_player"]["p1"]["strategy"] == "medium"
+    assert report["per_player"]["p1"]["games_first"] == 20  # seats alternate
+    out, _ = run_cli(capsys, argv)
+    assert "P1 medium" in out and "P2 random" in out
+
+
+def test_diceman_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run_cli(capsys, ["diceman", "--games", "0"])
+    header = next(line for line in out.splitlines() if line.split() == COMBO_LABELS)
+    rows = out.splitlines()[out.splitlines().index(header) + 1 :][:6]
+    for label, row in zip(COMBO_LABELS, rows, strict=True):
+        cells = row.split()
+        assert cells[0] == label
+        # Six cells, each a probability and a signed expected damage balance.
+        assert len(cells) == 13
+        assert all(0 <= float(p) <= 1 for p in cells[1::2])
+        assert all(re.fullmatch(r"[-+]\d+\.\d\d", b) for b in cells[2::2])
+    assert "Equilibrium" in out
+    # --games 0 skips the simulation part altogether.
+    assert "Full 20-life games" not in out
+
+
+def test_diceman_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, ["diceman", *SMALL["diceman"], "--seed", "4"])
+    exact = report["exact"]
+    assert exact["labels"] == COMBO_LABELS
+    assert len(exact["table"]) == 6 and all(len(row) == 6 for row in exact["table"])
+    assert set(exact["table"][0][0]) >= {"p_more", "p_less", "p_equal", "balance"}
+    assert set(exact["equilibrium"]["mix"]) == set(COMBO_LABELS)
+    assert sum(exact["equilibrium"]["mix"].values()) == pytest.approx(1)
+    simulation = report["simulation"]
+    assert simulation["games_per_matchup"] == 12
+    mirror = simulation["ai_vs_ai"]
+    assert mirror["seat0_wins"] + mirror["seat1_wins"] + mirror["draws"] == 12
+    assert set(simulation["pure_vs_ai"]) == set(COMBO_LABELS)
+
+
+def test_weighted_dice_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["weighted-dice", "--games", "3", "--players", "5", "7", "--seed", "2"]
+    out, _ = run_cli(capsys, argv)
+    for heading in ("P(row roller wins), %", "P(tie: the house wins), %"):
+        lines = out.splitlines()
+        assert lines[lines.index(heading) + 1].split() == DIE_NAMES
+        for die, cells in zip(DIE_NAMES, rows_after(out, heading, 6), strict=True):
+            assert cells[0] == die and len(cells) == 7
+            assert all(0 <= float(value) <= 100 for value in cells[1:])
+    # One line per (players, house, bettors) mix: 2 x 2 x 2.
+    mixes = [line for line in out.splitlines() if re.match(r"\s+(5|7)\s+(greedy|random)\s", line)]
+    assert len(mixes) == 8
+
+
+def test_weighted_dice_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, ["weighted-dice", *SMALL["weighted-dice"], "--seed", "8"])
+    assert len(report["odds"]) == 36
+    assert report["settings"]["games"] == 4
+    simulations = report["simulations"]
+    assert [(s["players"], s["house"]) for s in simulations] == [(5, "greedy"), (5, "greedy")]
+    for simulation in simulations:
+        assert set(simulation["rounds"]) >= {"mean", "median", "p10", "p90"}
+        assert 0 <= simulation["points"]["house_share"] <= 1
+
+
+def test_dimension_duel_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run_cli(capsys, ["dimension-duel", *SMALL["dimension-duel"], "--seed", "6"])
+    assert "Classic mode" in out and "Tactical mode, AI vs AI" in out
+    tau_lines = [line for line in out.splitlines() if "Tau (attacks first) wins" in line]
+    assert len(tau_lines) == 2
+    for line in tau_lines:
+        assert re.search(rf"wins {NUMBER}% \[95% CI {NUMBER}%-{NUMBER}%\]", line)
+    assert len([line for line in out.splitlines() if "length in turns" in line]) == 2
+
+
+def test_dimension_duel_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_json(capsys, ["dimension-duel", *SMALL["dimension-duel"], "--seed", "6"])
+    classic = report["classic"]
+    assert classic["games"] == 60
+    assert classic["tau_wins"] + classic["kaon_wins"] + classic["draws"] == 60
+    assert report["tactical_ai_vs_ai"]["games"] == 4
+    assert report["tactical_ai_vs_random"]["games"] == 4
+    # Tactical duels can be switched off.
+    classic_only = run_json(capsys, ["dimension-duel", "--games", "10", "--tactical-games", "0"])
+    assert "tactical_ai_vs_ai" not in classic_only
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["poker"], ["diceman", "--seed", "x"], ["diceman", "--frobnicate"]],
+    ids=["no game", "unknown game", "bad seed", "unknown option"],
+)
+def test_bad_command_lines_exit_with_usage(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert "usage: python -m game_core.analysis" in captured.err
+    assert captured.out == ""
+
+
+def test_the_module_runs_as_a_program() -> None:
+    """The real entry point (``python -m``), importing only the requested game's module."""
+    script = (
+        "import runpy, sys;"
+        "sys.argv = ['x', 'weighted-dice', '--games', '2', '--players', '5', '--json'];"
+        "code = 0\n"
+        "try:\n"
+        "    runpy.run_module('game_core.analysis', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    code = stop.code\n"
+        "others = sorted(m for m in sys.modules if m.startswith('game_core.analysis.')"
+        " and m.split('.')[-1] in ('diceman', 'dimension_duel', 'knucklebones'))\n"
+        "print(code, others, file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stderr.strip() == "0 []"
+    assert len(json.loads(done.stdout)["odds"]) == 36
+
+
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal, so the lab draws its progress bar."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+# Runs long enough that a player at a terminal should see progress, and tiny ones.
+LONG_RUNS = {
+    "knucklebones": ["--games", "3000"],
+    "diceman": ["--games", "300"],
+    "weighted-dice": ["--games", "1000", "--players", "12", "--house", "random"],
+    "dimension-duel": ["--games", "10", "--tactical-games", "170"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(LONG_RUNS))
+def test_a_long_run_at_a_terminal_draws_a_progress_bar(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main([game, *LONG_RUNS[game], "--seed", "1"]) == 0
+    bar = terminal.getvalue()
+    assert re.search(r"\[#+\] 100%\n$", bar), bar[-80:]
+    assert "[" not in capsys.readouterr().out.splitlines()[0]  # the bar never goes to stdout
+
+    quiet = Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert main([game, *LONG_RUNS[game], "--seed", "1", "--no-progress"]) == 0
+    assert quiet.getvalue() == ""
