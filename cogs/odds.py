@@ -5,13 +5,16 @@
 - ``/odds weighted [die_a] [die_b]``: the exact win and tie chances of two dice
   (``game_core.weighted_dice.win_probabilities``); one die gives it against every die, none
   gives the whole grid.
-- ``/odds knucklebones``: the first-player advantage and the typical game length, from the
-  lab's vectorised random-play simulation with a fixed seed.
+- ``/odds knucklebones``: the first-player advantage (95% CI), draws and the typical game
+  length for random play (the lab's vectorised simulation, 200,000 games) and medium-AI
+  play (10,000 games through the engine), both with a fixed seed. Hard play is too slow to
+  simulate on demand and is left to the CLI (said so in the answer).
 
 Every number is a pure function of the rules, so each is computed once per process and
-kept (the heatmap as PNG bytes). Nothing is computed at start-up: the first request that
-needs a slow figure defers, computes it in a worker thread (the event loop keeps serving
-games) and fills the deferred answer; later requests answer at once.
+kept in ``cogs.odds_figures`` (the heatmap as PNG bytes). Nothing is computed at start-up:
+the first request that needs a slow figure defers, computes it in a worker thread (the
+event loop keeps serving games) and fills the deferred answer; later requests answer at
+once.
 
 Answers are ephemeral unless the player asks to ``share`` them with the channel.
 """
