@@ -71,6 +71,7 @@ __all__ = [
     "compact_position",
     "expand_position",
     "is_finished",
+    "is_int",
     "legal_actions",
     "legal_columns",
     "new_game",
@@ -349,9 +350,9 @@ def new_game(rng: random.Random, first: int | None = None) -> tuple[Knucklebones
 
 
 def _check_seat(player: object) -> int:
-    if not is_int(player) or player not in (0, 1):
+    if not isinstance(player, int) or isinstance(player, bool) or player not in (0, 1):
         raise IllegalMove("There is no such player in this game.")
-    return int(player)  # type: ignore[call-overload]
+    return player
 
 
 def _finish(

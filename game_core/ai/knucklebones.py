@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from game_core import knucklebones as kb
+from game_core.dice import is_int
 from game_core.errors import IllegalMove
 
 __all__ = [
@@ -456,7 +457,7 @@ def choose_column(
         raise IllegalMove(f"Unknown AI level {level!r}; choose one of {', '.join(LEVELS)}.")
     own_ids = to_compact(own, "Your")
     opp_ids = to_compact(opponent, "The opponent's")
-    if not kb.is_int(die) or not 1 <= die <= kb.FACES:
+    if not is_int(die) or not 1 <= die <= kb.FACES:
         raise IllegalMove(f"A die cannot show {die!r}; faces run from 1 to 6.")
     if not _open(own_ids):
         raise IllegalMove("Every column is full: there is no move to make.")
