@@ -10,7 +10,8 @@ Run: ``.venv/bin/python bench/knucklebones_fit_eval.py [--games 300000] > table.
    player about to roll, and whether that player went on to win (draw = 1/2).
 2. Per fill state (dice missing from the roller's grid, from the other grid) a ridge-
    regularised logistic regression (Newton steps) on the features the horizon computes.
-   Fill states with too few samples borrow the nearest fitted state's weights.
+   Fill states seen fewer than 5,000 times (their fits are noise) borrow the nearest
+   fitted state's weights.
 
 The shipped table came from three rounds of this loop, each round's self-play using the
 previous round's horizon (the first used medium players only).
@@ -118,7 +119,7 @@ def main() -> None:
     for missing_own in range(1, 10):
         for missing_other in range(1, 10):
             mask = (data[:, 0] == missing_own) & (data[:, 1] == missing_other)
-            if mask.sum() >= 200:
+            if mask.sum() >= 5_000:
                 table[missing_own, missing_other] = _logistic(x[mask], y[mask])
                 fitted.add((missing_own, missing_other))
     for missing_own in range(1, 10):
