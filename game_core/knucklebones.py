@@ -214,7 +214,7 @@ def place(
     if not is_int(face) or not 1 <= face <= FACES:
         raise IllegalMove(f"A die cannot show {face!r}; faces run from 1 to 6.")
     if len(own_board[column]) >= SLOTS:
-        raise IllegalMove(f"Column {column + 1} is full; choose another column.")
+        raise IllegalMove(f"Column {column} (numbered from 0) is full; choose another column.")
     new_own = [list(faces) for faces in own_board]
     new_own[column].append(face)
     new_opponent = [list(faces) for faces in opponent_board]
