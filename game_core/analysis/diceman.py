@@ -211,10 +211,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    report: dict[str, Any] = {"seed": args.seed, "exact": exact_report()}
+    # Without --seed a fresh one is drawn and reported, so any run can be replayed.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    report: dict[str, Any] = {"seed": seed, "exact": exact_report()}
     if args.games > 0:
         report["simulation"] = simulate(
-            args.games, args.seed, show_progress=not getattr(args, "no_progress", False)
+            args.games, seed, show_progress=not getattr(args, "no_progress", False)
         )
     return report
 
@@ -249,7 +251,8 @@ def render(report: dict[str, Any]) -> str:
         low, high = mirror["seat0_win_ci95"]
         lines += [
             "",
-            f"Full 20-life games, {simulation['games_per_matchup']:,} per matchup (30-round cap):",
+            f"Full 20-life games, {simulation['games_per_matchup']:,} per matchup (30-round cap), "
+            f"seed {report['seed']}:",
             f"  AI vs AI: first seat wins {mirror['seat0_win_rate']:.1%} "
             f"[{low:.1%}, {high:.1%}], draws {mirror['draws']}, "
             f"mean {mirror['mean_rounds']:.1f} rounds (median {mirror['median_rounds']}), "

@@ -230,11 +230,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    rng = random.Random(args.seed)
+    # Without --seed a fresh one is drawn and reported, so any run can be replayed.
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
     classic_games = max(1, args.games)
     tactical_games = max(0, getattr(args, "tactical_games", DEFAULT_TACTICAL_GAMES))
     total = classic_games + 2 * tactical_games
-    report: dict[str, Any] = {"seed": args.seed, "start_hp": DEFAULT_HP}
+    report: dict[str, Any] = {"seed": seed, "start_hp": DEFAULT_HP}
     # The bar counts duels, but a tactical duel (the AI searching every turn) costs about
     # six classic ones: weigh them so any run past half a second shows the bar.
     work = classic_games + TACTICAL_COST * 2 * tactical_games
@@ -266,7 +268,11 @@ def _advantage_lines(title: str, block: dict[str, Any]) -> list[str]:
 
 
 def render(report: dict[str, Any]) -> str:
-    lines = [f"Dimension Duel - {report['start_hp']} hit points each, Tau attacks on turn 1", ""]
+    lines = [
+        f"Dimension Duel - {report['start_hp']} hit points each, Tau attacks on turn 1, "
+        f"seed {report['seed']}",
+        "",
+    ]
     lines += _advantage_lines("Classic mode (every choice by the dice)", report["classic"])
     if "tactical_ai_vs_ai" in report:
         lines += [""]

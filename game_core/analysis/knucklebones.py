@@ -58,6 +58,11 @@ SCENARIOS: dict[str, tuple[str, str]] = {
 _CHUNK = 1_000  # games per scalar work unit: one rng each, so results ignore --workers
 _VECTOR_BATCH = 1 << 17  # games per NumPy batch (keeps the arrays cache-sized)
 _PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+# Rough seconds one seat's strategy costs per game on this 2-core kind of machine (measured
+# with play_game; a hard player searches every move), and per game of the NumPy path. They
+# only decide whether a run lasts over a second and so deserves a progress bar.
+_SEAT_SECONDS = {"random": 1.5e-5, "easy": 1.5e-5, "medium": 1e-4, "stall": 1.5e-4, "hard": 4e-2}
+_VECTORISED_GAME_SECONDS = 1.2e-6
 
 # (position, player, die, rng) -> column; ``None`` in a seat means "random column".
 Chooser = Callable[[list[int], int, int, random.Random], int]
@@ -296,9 +301,19 @@ def _chunk_seed(seed: int, chunk: int) -> int:
 
 
 def _play_chunk(
-    players: tuple[str, str], seed: int, chunk: int, start: int, count: int, alternate: bool
+    players: tuple[str, str],
+    seed: int,
+    chunk: int,
+    start: int,
+    count: int,
+    alternate: bool,
+    on_game: Callable[[], None] | None = None,
 ) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Games ``start .. start+count-1``: P1 moves first in even games when alternating."""
+    """Games ``start .. start+count-1``: P1 moves first in even games when alternating.
+
+    ``on_game`` is called after every game (the in-process progress bar: a block of 1,000
+    games between two hard players takes over a minute).
+    """
     rng = random.Random(_chunk_seed(seed, chunk))
     seat_choosers = (make_chooser(players[0]), make_chooser(players[1]))
     outcomes, lengths, columns, p1_first = [], [], [], []
@@ -309,6 +324,8 @@ def _play_chunk(
         lengths.append(turns)
         columns.append(column)
         p1_first.append(1 if first == 0 else 0)
+        if on_game is not None:
+            on_game()
     return outcomes, lengths, columns, p1_first
 
 
@@ -334,7 +351,9 @@ def simulate_games(
     ]
     tally = _Tally()
 
-    def absorb(parts: Iterable[tuple[list[int], list[int], list[int], list[int]]]) -> None:
+    def absorb(
+        parts: Iterable[tuple[list[int], list[int], list[int], list[int]]], *, counted: bool
+    ) -> None:
         for outcome, turns, column, p1_first in parts:
             tally.add(
                 np.asarray(outcome, dtype=np.int64),
@@ -342,15 +361,16 @@ def simulate_games(
                 np.asarray(column, dtype=np.int64),
                 np.asarray(p1_first, dtype=np.int64),
             )
-            if progress is not None:
+            if progress is not None and not counted:
                 progress.advance(len(outcome))
 
     jobs = [((p1, p2), seed, chunk, start, count, alternate) for chunk, start, count in chunks]
     if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            absorb(pool.map(_play_chunk_star, jobs))
+            absorb(pool.map(_play_chunk_star, jobs), counted=False)
     else:
-        absorb(_play_chunk(*job) for job in jobs)
+        on_game = progress.advance if progress is not None else None
+        absorb((_play_chunk(*job, on_game) for job in jobs), counted=True)
     return summarise(tally, players=(p1, p2), seed=seed, engine="scalar")
 
 
@@ -567,10 +587,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     p1, p2 = args.players
     vectorised = p1 in ("random", "easy") and p2 in ("random", "easy") and not args.scalar
-    show = not args.no_progress
     scenario_games = args.games if args.scenarios else 0
     total = args.games + 4 * scenario_games
-    with Progress(total, "knucklebones", enabled=show and total >= 2_000) as progress:
+    seconds = args.games * (
+        _VECTORISED_GAME_SECONDS if vectorised else _SEAT_SECONDS[p1] + _SEAT_SECONDS[p2]
+    )
+    if args.scenarios:
+        for first, second in SCENARIOS.values():
+            for strategy in (first, second):
+                name = args.scenario_opponent if strategy == "random" else strategy
+                seconds += args.games * _SEAT_SECONDS[name]
+    seconds /= max(1, args.workers)
+    show = not args.no_progress and seconds >= 1.0
+    with Progress(total, "knucklebones", enabled=show) as progress:
         if vectorised:
             report = simulate_random_games(args.games, seed, progress)
             report["players"] = {"p1": p1, "p2": p2}

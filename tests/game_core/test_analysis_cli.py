@@ -89,7 +89,7 @@ def test_a_different_seed_gives_different_simulations(
     assert first != second
 
 
-@pytest.mark.parametrize("game", ["knucklebones", "weighted-dice"])
+@pytest.mark.parametrize("game", ["knucklebones", "diceman", "weighted-dice", "dimension-duel"])
 def test_without_a_seed_the_report_names_the_one_it_drew(
     capsys: pytest.CaptureFixture[str], game: str
 ) -> None:
@@ -277,7 +277,7 @@ class Terminal(io.StringIO):
 
 # Runs long enough that a player at a terminal should see progress, and tiny ones.
 LONG_RUNS = {
-    "knucklebones": ["--games", "3000"],
+    "knucklebones": ["--games", "6000", "--players", "medium", "medium"],
     "diceman": ["--games", "300"],
     "weighted-dice": ["--games", "1000", "--players", "12", "--house", "random"],
     "dimension-duel": ["--games", "10", "--tactical-games", "170"],
@@ -299,3 +299,33 @@ def test_a_long_run_at_a_terminal_draws_a_progress_bar(
     monkeypatch.setattr(sys, "stderr", quiet)
     assert main([game, *LONG_RUNS[game], "--seed", "1", "--no-progress"]) == 0
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--games", "3000"],  # NumPy: a few milliseconds
+        ["--games", "2", "--players", "hard", "random"],  # well under a second
+    ],
+)
+def test_a_short_knucklebones_run_draws_no_bar_even_at_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["knucklebones", *argv, "--seed", "1"]) == 0
+    assert terminal.getvalue() == ""
+
+
+def test_a_long_knucklebones_run_advances_game_by_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 30 games with a hard player are one block of the scalar path; the bar must still move
+    # through it rather than jump from nothing to 100% at the end.
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert (
+        main(["knucklebones", "--games", "30", "--players", "hard", "random", "--seed", "1"]) == 0
+    )
+    percents = {int(p) for p in re.findall(r"(\d+)%", terminal.getvalue())}
+    assert len(percents) > 5 and max(percents) == 100
