@@ -93,16 +93,6 @@ _NEXT_STREAK_SQL = {
 _FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
 
 
-# The streak after one more game, from the stored streak: +n after n wins in a row, -n
-# after n losses; a draw resets it. Only win streaks count towards the best streak.
-_NEXT_STREAK_SQL = {
-    "win": "CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END",
-    "loss": "CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END",
-    "draw": "0",
-}
-_FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
-
-
 async def _update_ratings(
     conn: aiosqlite.Connection,
     session: Session,
