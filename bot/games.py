@@ -116,6 +116,15 @@ class Outcome:
     result_id: int | None = None
 
 
+def cancel_reason(events: list[Event]) -> str | None:
+    """Why ``SessionService.cancel`` ended a game (e.g. "stopped by an admin"), if these
+    events say it did: game messages show it instead of a bare "stopped"."""
+    for event in events:
+        if event.get("type") == "cancelled" and isinstance(event.get("reason"), str):
+            return str(event["reason"])
+    return None
+
+
 class GameHandler(Protocol):
     game: str
 

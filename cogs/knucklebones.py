@@ -37,7 +37,7 @@ from bot.challenges import (
     is_challenge,
 )
 from bot.errors import NotYourGame, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext, cancel_reason
 from bot.guild_settings import GuildSettings
 from bot.replies import Guarded
 from cogs import knucklebones_render as render
@@ -569,7 +569,8 @@ class KnucklebonesCog(
         content = rendered.content
         buttons = None
         if session.status == "cancelled":
-            content = "🛑 This Knucklebones game was stopped before the end; no result counts."
+            reason = cancel_reason(events or []) or "stopped before the end"
+            content = f"🛑 This Knucklebones game was {reason}; no result counts."
         elif session.is_open:
             mover_is_ai = view["current_player"] == table.ai_seat
             buttons = board_view(session.id, view, mover_is_ai)

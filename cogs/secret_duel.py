@@ -43,7 +43,7 @@ from bot.challenges import (
     is_challenge,
 )
 from bot.errors import NotYourGame, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext, cancel_reason
 from bot.replies import reply_ephemeral
 from cogs.duel_render import describe_seconds, life_bar
 from game_core.base import Event, GameResult
@@ -522,7 +522,9 @@ class SecretDuelHandler(Generic[StateT]):
                 await self._send_warnings(session, outcome)
             await self._mark_locked(session, state, ui, outcome, answered_message_id)
             session = await self.ensure_round_dms(session)
-        await self._edit_public(session, **self.render_public(session))
+        await self._edit_public(
+            session, **self.render_public(session, cancelled_because=cancel_reason(outcome.events))
+        )
 
     async def _edit_public(self, session: Session, **fields: Any) -> None:
         try:
@@ -670,9 +672,12 @@ class SecretDuelHandler(Generic[StateT]):
         }[how]
         return {"content": text, "embed": None, "view": None}
 
-    def render_public(self, session: Session) -> dict[str, Any]:
+    def render_public(
+        self, session: Session, *, cancelled_because: str | None = None
+    ) -> dict[str, Any]:
         """The public message: players, bars, round, who has locked in (never what), time
-        left, the last reveal, and the buttons. Built from the public view only."""
+        left, the last reveal, and the buttons. Built from the public view only.
+        ``cancelled_because`` is the reason a cancel that just happened gave."""
         parsed = self.parse(session)
         assert parsed is not None
         state, ui = parsed
@@ -697,7 +702,7 @@ class SecretDuelHandler(Generic[StateT]):
         if ui.reveal:
             lines.extend(self.rules.narrate(ui.reveal, names))
         lines.append("")
-        lines.append(self._status_line(session, state, ui, names))
+        lines.append(self._status_line(session, state, ui, names, cancelled_because))
         embed.description = "\n".join(lines)[:4096]
         locked = view.get("locked_in", [False, False])
         for seat in (0, 1):
@@ -746,14 +751,19 @@ class SecretDuelHandler(Generic[StateT]):
         return f"**{self.rules.title}**: {who[0]} vs {who[1]}"
 
     def _status_line(
-        self, session: Session, state: StateT, ui: UiState, names: Sequence[str]
+        self,
+        session: Session,
+        state: StateT,
+        ui: UiState,
+        names: Sequence[str],
+        cancelled_because: str | None = None,
     ) -> str:
         if ui.ended == "abandoned":
             return "⌛ Neither player locked in before the time ran out: the game is abandoned."
         result = self.rules.result(state)
         if result is None:
             if session.status == "cancelled":
-                return "This game was stopped."
+                return f"🛑 This game was {cancelled_because or 'stopped'}; no result counts."
             waiting = self.rules.waiting_for(state)
             if not waiting:
                 return "Revealing…"

@@ -51,7 +51,7 @@ from discord.ext import commands
 
 from bot.app import DiceBot
 from bot.errors import AlreadyPlaying, NotYourGame, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext, cancel_reason
 from bot.replies import Guarded
 from cogs.weighted_render import (
     Rendered,
@@ -779,7 +779,9 @@ class WeightedDice(
         }
 
     async def publish(self, outcome: Outcome) -> None:
-        self.refresh(outcome.session)
+        reason = cancel_reason(outcome.events)
+        note = f"🛑 This game was {reason}; no result was recorded." if reason else None
+        self.refresh(outcome.session, note=note)
 
     # -- rendering ---------------------------------------------------------------------------
 

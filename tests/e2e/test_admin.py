@@ -183,7 +183,7 @@ async def test_cancel_stops_the_games_in_a_channel_without_a_result(
         lambda: not board.components and not pending.components,
         what="both boards to lose their buttons",
     )
-    assert "stopped" in board.text()
+    assert "This Knucklebones game was stopped by an admin; no result counts." in board.text()
     rows = await running_bot.db.fetch_all("SELECT status, channel_id FROM sessions ORDER BY id")
     assert [row["status"] for row in rows] == ["cancelled", "cancelled", "active"]
     assert await running_bot.db.fetch_all("SELECT * FROM results") == []
@@ -203,6 +203,30 @@ async def test_cancel_stops_the_games_in_a_channel_without_a_result(
     # The players are free to start again.
     again = await alice.slash("knucklebones challenge", opponent=bob)
     assert again.type is CallbackType.MESSAGE and not again.ephemeral
+
+
+async def test_cancelled_duels_and_tables_say_an_admin_stopped_them(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    admin: Player,
+    alice: Player,
+    bob: Player,
+) -> None:
+    duel = (await alice.slash("diceman ai")).message
+    table = (await bob.slash("weighted new")).message
+    assert duel is not None and table is not None
+    await fake_discord.wait_for(lambda: bool(duel.components), what="the Diceman controls")
+
+    final = await (await admin.slash("dicebot cancel")).final_message()
+    assert final.text().startswith("🛑 Stopped 2 games")
+
+    await fake_discord.wait_for(
+        lambda: not duel.components and not table.components, what="both messages to close"
+    )
+    assert "This game was stopped by an admin; no result counts." in duel.text()
+    assert "This game was stopped by an admin; no result was recorded." in table.text()
+    assert await running_bot.db.fetch_all("SELECT * FROM results") == []
 
 
 # -- reset-leaderboard ---------------------------------------------------------------------------
