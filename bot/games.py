@@ -24,6 +24,9 @@ class Seat:
     user_id: int
     display_name: str
     is_ai: bool = False
+    # Left a game that goes on without them (Weighted Dice): the seat stays for the
+    # standings, but the player is free to start or join another game in the channel.
+    has_left: bool = False
 
 
 @dataclass(frozen=True)

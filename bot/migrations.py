@@ -144,4 +144,12 @@ MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX results_by_guild ON results (guild_id, finished_at DESC);
         """,
     ),
+    (
+        3,
+        # A player who leaves a Weighted Dice table keeps the seat (the standings need it)
+        # but no longer counts as busy in that channel.
+        """
+        ALTER TABLE session_players ADD COLUMN has_left INTEGER NOT NULL DEFAULT 0;
+        """,
+    ),
 ]

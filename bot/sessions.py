@@ -122,11 +122,12 @@ class SessionService:
         return session
 
     async def open_session_for(
-        self, user_id: int, channel_id: int, game: str | None = None
+        self, user_id: int, channel_id: int, game: str | None = None, *, include_left: bool = False
     ) -> Session | None:
-        """The user's pending or active game in this channel, if any."""
+        """The user's pending or active game in this channel, if any. A game they have left
+        (their seat kept for the standings) counts only with ``include_left``."""
         async with self.db.read() as conn:
-            return await _open_session_for(conn, user_id, channel_id, game)
+            return await _open_session_for(conn, user_id, channel_id, game, include_left)
 
     async def open_sessions(self, game: str | None = None) -> list[Session]:
         sql = "SELECT id FROM sessions WHERE status IN ('pending', 'active')"
@@ -380,10 +381,18 @@ def _dumps(value: Any) -> str:
 
 async def _write_seats(conn: aiosqlite.Connection, session_id: int, seats: Iterable[Seat]) -> None:
     await conn.executemany(
-        "INSERT INTO session_players (session_id, seat, user_id, display_name, is_ai)"
-        " VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO session_players"
+        " (session_id, seat, user_id, display_name, is_ai, has_left)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
         [
-            (session_id, seat.seat, seat.user_id, seat.display_name, int(seat.is_ai))
+            (
+                session_id,
+                seat.seat,
+                seat.user_id,
+                seat.display_name,
+                int(seat.is_ai),
+                int(seat.has_left),
+            )
             for seat in _stored_seats(seats)
         ],
     )
@@ -405,7 +414,7 @@ async def _load(conn: aiosqlite.Connection, session_id: int) -> Session | None:
     if row is None:
         return None
     async with conn.execute(
-        "SELECT seat, user_id, display_name, is_ai FROM session_players"
+        "SELECT seat, user_id, display_name, is_ai, has_left FROM session_players"
         " WHERE session_id = ? ORDER BY seat",
         (session_id,),
     ) as cursor:
@@ -429,6 +438,7 @@ async def _load(conn: aiosqlite.Connection, session_id: int) -> Session | None:
                 user_id=r["user_id"],
                 display_name=r["display_name"],
                 is_ai=bool(r["is_ai"]),
+                has_left=bool(r["has_left"]),
             )
             for r in seat_rows
         ),
@@ -436,13 +446,19 @@ async def _load(conn: aiosqlite.Connection, session_id: int) -> Session | None:
 
 
 async def _open_session_for(
-    conn: aiosqlite.Connection, user_id: int, channel_id: int, game: str | None
+    conn: aiosqlite.Connection,
+    user_id: int,
+    channel_id: int,
+    game: str | None,
+    include_left: bool = False,
 ) -> Session | None:
     sql = (
         "SELECT s.id FROM sessions s JOIN session_players p ON p.session_id = s.id"
         " WHERE p.user_id = ? AND p.is_ai = 0 AND s.channel_id = ?"
         " AND s.status IN ('pending', 'active')"
     )
+    if not include_left:
+        sql += " AND p.has_left = 0"
     params: tuple[object, ...] = (user_id, channel_id)
     if game is not None:
         sql += " AND s.game = ?"

@@ -43,6 +43,7 @@ import json
 import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import discord
@@ -524,7 +525,7 @@ class WeightedDice(
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         session = await self.bot.sessions.open_session_for(
-            interaction.user.id, interaction.channel_id, GAME
+            interaction.user.id, interaction.channel_id, GAME, include_left=True
         )
         if session is None:
             raise UserError("You are not at a Weighted Dice table in this channel.")
@@ -583,7 +584,7 @@ class WeightedDice(
                 raise UserError(f"Table #{table} is already over.")
             return session
         own = await self.bot.sessions.open_session_for(
-            interaction.user.id, interaction.channel_id, GAME
+            interaction.user.id, interaction.channel_id, GAME, include_left=True
         )
         if own is not None:
             return own
@@ -704,6 +705,10 @@ class WeightedDice(
             status="active",
             deadlines=deadlines,
         )
+        if new.active != engine.active:
+            step.seats = [
+                replace(seat, has_left=not new.active[seat.seat]) for seat in ctx.session.seats
+            ]
         outcome = wd.result(new)
         if outcome is not None:
             step.status = "finished"

@@ -364,6 +364,13 @@ async def test_leaving_keeps_points_and_the_game_ends_below_five(
     # Dan can no longer bet, roll or host; a second /weighted leave is refused.
     again = await dan.slash("weighted leave")
     assert "already left" in again.text()
+    # But he is free to play something else in this channel while the table goes on.
+    zed = await make_member("zed")
+    challenge = await dan.slash("knucklebones challenge", opponent=zed)
+    assert not challenge.ephemeral and "challenge" in challenge.text().lower()
+    # Those still seated are not.
+    busy = await eve.slash("knucklebones challenge", opponent=zed)
+    assert busy.ephemeral and "already have a game open in this channel" in busy.text()
     await table.setup_round(ben, (cat, eve), (6, 6))
     refused = await table.open_bet(dan, 0)
     assert refused.modal is None and "You have left this game" in refused.text()

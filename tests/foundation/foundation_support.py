@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.clock import Clock
@@ -89,6 +90,12 @@ class CounterGame:
             )
         if kind == "stop":
             return Step(state={"n": count}, events=[{"type": "stop"}], status="finished")
+        if kind == "leave":
+            seats = [
+                replace(seat, has_left=seat.has_left or seat.seat == ctx.seat)
+                for seat in ctx.session.seats
+            ]
+            return Step(state={"n": count}, events=[{"type": "left"}], seats=seats)
         if kind == "grow":
             return Step(state={"n": count, "pad": "x" * int(action["bytes"])})
         if kind == "unsaveable":

@@ -7,6 +7,9 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+import bot.storage
 from bot.migrations import MIGRATIONS
 from bot.storage import Database
 
@@ -102,3 +105,36 @@ async def test_database_is_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
     # WAL is a property of the file: a plain connection sees it too.
     with contextlib.closing(sqlite3.connect(db_path)) as plain:
         assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_migration_3_keeps_the_seats_of_open_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "v2.db"
+    monkeypatch.setattr(bot.storage, "MIGRATIONS", MIGRATIONS[:2])
+    old = Database(path)
+    await old.open()
+    assert await old.migrate() == [1, 2]
+    async with old.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO sessions (id, game, guild_id, channel_id, status, state, version, seed,"
+            " created_by, created_at, updated_at)"
+            " VALUES (7, 'weighted_dice', 1, 2, 'active', '{}', 3, 0, 10, 0, 0)"
+        )
+        await conn.execute(
+            "INSERT INTO session_players (session_id, seat, user_id, display_name, is_ai)"
+            " VALUES (7, 0, 10, 'Ann', 0), (7, 1, 11, 'Ben', 0)"
+        )
+    await old.close()
+
+    monkeypatch.setattr(bot.storage, "MIGRATIONS", MIGRATIONS)
+    new = Database(path)
+    await new.open()
+    try:
+        assert await new.migrate() == [3]
+        rows = await new.fetch_all(
+            "SELECT user_id, has_left FROM session_players WHERE session_id = 7 ORDER BY seat"
+        )
+        assert [(row["user_id"], row["has_left"]) for row in rows] == [(10, 0), (11, 0)]
+    finally:
+        await new.close()

@@ -344,7 +344,7 @@ async def test_migration_2_keeps_existing_ratings(
     new = Database(path)
     await new.open()
     try:
-        assert await new.migrate() == [2]
+        assert await new.migrate() == [version for version, _ in MIGRATIONS[1:]]
         row = await new.fetch_one("SELECT * FROM ratings WHERE user_id = 42")
         assert row is not None
         assert (row["wins"], row["games"], row["score_total"], row["scored_games"]) == (4, 6, 0, 0)

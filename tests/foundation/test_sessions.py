@@ -247,6 +247,24 @@ async def test_one_open_game_per_player_per_channel(service: SessionService) -> 
     assert again.id != first.id
 
 
+async def test_a_player_who_left_a_running_game_is_free_in_that_channel(
+    service: SessionService,
+) -> None:
+    first = await new_counter(service, ALICE, BOB)
+    outcome = await service.act(first.id, BOB, {"type": "leave"})
+    assert [seat.has_left for seat in outcome.session.seats] == [False, True]
+    stored = await service.require(first.id)
+    assert stored.seats == outcome.session.seats  # the flag is stored, the seat is kept
+    assert stored.seat_of(BOB) == 1
+    assert await service.open_session_for(BOB, CHANNEL) is None
+    assert await service.open_session_for(BOB, CHANNEL, include_left=True) == stored
+    # Bob may start another game here; Alice, still seated, may not.
+    second = await new_counter(service, BOB, CAROL)
+    assert await service.open_session_for(BOB, CHANNEL) == second
+    with pytest.raises(AlreadyPlaying):
+        await new_counter(service, ALICE, CAROL, channel_id=CHANNEL)
+
+
 async def test_ai_seats_never_count_as_already_playing(service: SessionService) -> None:
     await new_counter(service, ALICE, AI_USER, ai=[AI_USER])
     second = await new_counter(service, BOB, AI_USER, ai=[AI_USER])
