@@ -8,6 +8,7 @@ transaction, so the game begins exactly once however many times Accept is presse
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,8 @@ from bot.replies import Guarded
 from game_core.errors import IllegalMove
 
 CHALLENGE_ACTIONS = frozenset({"accept", "decline", "expire"})
+
+log = logging.getLogger(__name__)
 
 StartGame = Callable[[StepContext, dict[str, Any]], Step]
 
@@ -128,6 +131,22 @@ class ChallengeButton(
         # Acknowledge at once; the game's own renderer edits the public message.
         await interaction.response.defer()
         await client.publish(outcome)
+        if self.choice == "accept" and outcome.session.is_open:
+            await _tell_the_challenger(interaction, outcome.previous.state)
+
+
+async def _tell_the_challenger(interaction: discord.Interaction, state: dict[str, Any]) -> None:
+    """Ping the challenger: the board edit that shows the game started notifies nobody, and
+    they may be the one to move first."""
+    challenger = state["challenge"]["challenger"]
+    try:
+        await interaction.followup.send(
+            f"<@{challenger}>, {interaction.user.mention} accepted your challenge: the game is on.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenger)]),
+        )
+    except discord.HTTPException as error:
+        # The game has started and its message says so; a lost ping is not worth failing.
+        log.info("could not ping the challenger (HTTP %s)", error.status)
 
 
 def challenge_view(session_id: int) -> discord.ui.View:

@@ -68,6 +68,14 @@ async def test_a_whole_game_by_button_presses_is_recorded(
     assert board.labels() == ["Column 1", "Column 2", "Column 3"]
     assert mover_id(board) == alice.id  # first: me
     assert board.embed is not None and "board.png" in board.embed["image"]["url"]
+    # The board edit notifies nobody, so alice, who moves first, is pinged once.
+    await fake_discord.wait_for(
+        lambda: "accepted your challenge" in guild.default_channel.last_message().text(),
+        what="the ping to the challenger",
+    )
+    ping = [r for r in fake_discord.requests if "accepted your challenge" in str(r.body)]
+    assert len(ping) == 1 and ping[0].body["content"].startswith(f"{alice.mention},")
+    assert ping[0].body["allowed_mentions"]["users"] == [alice.id]
 
     players = {alice.id: alice, bob.id: bob}
     presses = 0
