@@ -198,8 +198,9 @@ class Database:
         async with self.read() as conn, conn.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
-    async def migrate(self) -> list[int]:
-        """Apply the migrations not yet applied, all in one transaction; returns them."""
+    async def migrate(self, upto: int | None = None) -> list[int]:
+        """Apply the migrations not yet applied, all in one transaction; returns them.
+        ``upto`` stops after that version (a file as an older release left it)."""
         async with self.transaction() as conn:
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -209,7 +210,7 @@ class Database:
                 done = {row[0] for row in await cursor.fetchall()}
             applied: list[int] = []
             for version, script in MIGRATIONS:
-                if version in done:
+                if version in done or (upto is not None and version > upto):
                     continue
                 # executescript would COMMIT on its own; run statement by statement
                 # so the whole migration stays inside this transaction.

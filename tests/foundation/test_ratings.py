@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-import bot.storage
 from bot.clock import ManualClock
 from bot.games import Outcome, Seat, Step, StepContext
 from bot.guild_settings import GuildSettings
@@ -326,13 +325,12 @@ async def test_reset_clears_one_game_on_one_server(service: SessionService, db: 
 
 
 async def test_migration_2_keeps_existing_ratings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     path = tmp_path / "old.db"
-    monkeypatch.setattr(bot.storage, "MIGRATIONS", MIGRATIONS[:1])
     old = Database(path)
     await old.open()
-    assert await old.migrate() == [1]
+    assert await old.migrate(upto=1) == [1]
     async with old.transaction() as conn:
         await conn.execute(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, wins, games,"
@@ -340,7 +338,6 @@ async def test_migration_2_keeps_existing_ratings(
         )
     await old.close()
 
-    monkeypatch.setattr(bot.storage, "MIGRATIONS", MIGRATIONS)
     new = Database(path)
     await new.open()
     try:
