@@ -17,9 +17,12 @@ Actions the handler's ``step`` accepts:
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import random
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import discord
@@ -389,11 +392,20 @@ class KnucklebonesCog(
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot
+        # Drawing and encoding a board costs 10-20 ms of CPU, mostly in Pillow's C code
+        # with the GIL released. One worker thread keeps that off the event loop (other
+        # interactions and the gateway are served meanwhile) and keeps Pillow's fonts and
+        # the renderer's caches on a single thread.
+        self._renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-render")
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self)
         self.bot.register_components(ColumnButton)
+
+    async def cog_unload(self) -> None:
+        # The bot flushes pending board edits before it unloads cogs.
+        self._renderer.shutdown(wait=False, cancel_futures=True)
 
     # -- commands -------------------------------------------------------------------------
 
@@ -565,7 +577,10 @@ class KnucklebonesCog(
             turn_due_at=table.turn_due_at, warned=table.warned_turn == table.engine.turn
         )
         footer = f"vs AI ({table.ai_level})" if table.ai_level else ""
-        rendered = render.render_game(view, players, clock, footer=footer)
+        rendered = await asyncio.get_running_loop().run_in_executor(
+            self._renderer,
+            functools.partial(render.render_game, view, players, clock, footer=footer),
+        )
         content = rendered.content
         buttons = None
         if session.status == "cancelled":
