@@ -363,6 +363,7 @@ class ColumnButton(
             cog.refresh(outcome.session, outcome.events)
             raise
         await cog.catch_up(outcome.session)
+        await cog.retire_warning(outcome.session.id)
 
 
 def board_view(session_id: int, view: dict[str, Any], mover_is_ai: bool) -> discord.ui.View | None:
@@ -397,6 +398,9 @@ class KnucklebonesCog(
         # interactions and the gateway are served meanwhile) and keeps Pillow's fonts and
         # the renderer's caches on a single thread.
         self._renderer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-render")
+        # Session id -> (channel id, message id) of the "your turn runs out" ping, deleted
+        # once the player moves. Kept in memory only: after a restart an old ping stays.
+        self._warnings: dict[int, tuple[int, int]] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -619,6 +623,9 @@ class KnucklebonesCog(
 
     async def publish(self, outcome: Outcome) -> None:
         self.refresh(outcome.session, outcome.events)
+        if not outcome.session.is_open:
+            # A timeout's warning stays: it explains the ending.
+            self._warnings.pop(outcome.session.id, None)
         if any(event.get("type") == "turn_warning" for event in outcome.events):
             try:
                 await self._send_warning(outcome.session)
@@ -660,7 +667,7 @@ class KnucklebonesCog(
             return
         player = players_of(session)[table.engine.current_player]
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        await channel.send(
+        sent = await channel.send(
             render.warning_text(player, table.turn_due_at),
             reference=discord.MessageReference(
                 message_id=session.message_id,
@@ -672,6 +679,20 @@ class KnucklebonesCog(
                 users=[discord.Object(player.user_id)], replied_user=False
             ),
         )
+        self._warnings[session.id] = (session.channel_id, sent.id)
+
+    async def retire_warning(self, session_id: int) -> None:
+        """Delete the turn-warning ping of a session whose player has now moved."""
+        warning = self._warnings.pop(session_id, None)
+        if warning is None:
+            return
+        channel_id, message_id = warning
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            # Already deleted by someone, or no permission: it is only a reminder.
+            log.info("could not delete a turn warning (HTTP %s)", error.status)
 
     # -- the session handler --------------------------------------------------------------
 

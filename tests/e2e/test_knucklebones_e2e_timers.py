@@ -88,6 +88,26 @@ async def test_a_turn_is_warned_once_then_times_out(
     assert result["summary"]["first_seat"] == 0
 
 
+async def test_the_warning_is_deleted_once_the_player_moves(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    clock: ManualClock,
+    alice: Player,
+    bob: Player,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob, first="me")
+    await press_column(alice, board, 0)
+    clock.advance(240)
+    await fake_discord.wait_for(lambda: warnings_in(guild), what="the turn warning")
+    (warning,) = warnings_in(guild)
+
+    await press_column(bob, board, 1)
+    await fake_discord.wait_for(lambda: warning.deleted, what="the warning to be deleted")
+    assert warnings_in(guild) == []
+    assert board_turn(board) == 3 and mover_id(board) == alice.id
+
+
 async def test_a_timeout_that_passed_while_the_bot_was_down_applies_at_start(
     bot_factory,
     fake_discord: FakeDiscord,
