@@ -1,8 +1,11 @@
-"""SQLite through aiosqlite: one write connection, WAL, foreign keys, migrations.
+"""SQLite through aiosqlite: a write connection and a read connection, WAL, migrations.
 
 SQLite has one writer at a time, so every write transaction here goes through one
 connection under one asyncio lock; ``BEGIN IMMEDIATE`` takes the database's write lock up
 front, which also keeps a second process (or a second connection in tests) correct.
+Reads outside a transaction go through a second connection: in WAL mode a reader sees the
+last commit and never waits for a writer, so a leaderboard query or a board refresh does
+not hold up moves, and a move does not hold up them.
 """
 
 from __future__ import annotations
@@ -62,11 +65,17 @@ class Database:
         # How long a write waits for another connection's write lock before giving up.
         self.busy_timeout_ms = busy_timeout_ms
         self._conn: aiosqlite.Connection | None = None
+        # The read connection. A second connection to ":memory:" would be another, empty
+        # database: there reads share the write connection and its lock.
+        self._in_memory = str(self.path) == ":memory:"
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
+        self._read_owner: asyncio.Task[object] | None = None
         # (device, inode) of the file we opened: to notice it being deleted or replaced.
         self._file_identity: tuple[int, int] | None = None
         self._write_lock = asyncio.Lock()
-        # The task inside transaction() or read(), so its own nested reads do not wait
-        # for the lock it holds.
+        # The task inside transaction() (or a read on the write connection), so its own
+        # nested reads see its uncommitted writes and do not wait for the lock it holds.
         self._owner: asyncio.Task[object] | None = None
 
     @property
@@ -85,6 +94,23 @@ class Database:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StorageUnavailable(f"cannot open the database {self.path}: {error}") from error
+        conn = await self._connect(
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"
+        )
+        if not self._in_memory:
+            try:
+                # query_only: a read that tried to write would fail loudly, not race the
+                # write connection.
+                self._reader = await self._connect(
+                    "PRAGMA query_only = ON", "PRAGMA foreign_keys = ON"
+                )
+            except BaseException:
+                await conn.close()
+                raise
+        self._conn = conn
+        self._file_identity = self._current_file_identity()
+
+    async def _connect(self, *pragmas: str) -> aiosqlite.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction means
         # exactly what the code says.
         connecting = aiosqlite.connect(self.path, isolation_level=None)
@@ -96,9 +122,8 @@ class Database:
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
+            for pragma in pragmas:
+                await conn.execute(pragma)
         except BaseException as error:
             # The connection owns a non-daemon thread: left open, it keeps the process
             # from ever exiting.
@@ -106,8 +131,7 @@ class Database:
             if isinstance(error, sqlite3.Error):
                 raise StorageUnavailable(f"cannot use the database {self.path}: {error}") from error
             raise
-        self._conn = conn
-        self._file_identity = self._current_file_identity()
+        return conn
 
     def _current_file_identity(self) -> tuple[int, int] | None:
         if str(self.path) == ":memory:":
@@ -131,6 +155,9 @@ class Database:
             )
 
     async def close(self) -> None:
+        if self._reader is not None:
+            reader, self._reader = self._reader, None
+            await reader.close()
         if self._conn is not None:
             conn, self._conn = self._conn, None
             self._file_identity = None
@@ -139,7 +166,8 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction: commit on success, roll back on any exception."""
-        if self._owner is not None and self._owner is asyncio.current_task():
+        current = asyncio.current_task()
+        if current is not None and current in (self._owner, self._read_owner):
             raise RuntimeError("a transaction cannot start inside another one or a read")
         async with self._write_lock:
             conn = self.conn
@@ -167,17 +195,51 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, for reads that must see committed data only.
+        """A connection for reads that see committed data only, as one consistent snapshot
+        (every statement in the block sees the same commit).
 
-        All work shares one connection, so a read running while another task's transaction
-        is open would see its uncommitted (maybe about to be rolled back) rows: wait for it
-        to finish. Inside the task's own transaction or read, the read goes straight on.
-        Keep the body to database work: while it runs, writes wait (never await Discord,
-        or tasks that themselves read, inside it).
+        Inside the task's own transaction the read uses that transaction (it sees its own
+        writes); inside the task's own read it goes straight on. Otherwise it runs on the
+        read connection, one block at a time, while writes go on beside it. Keep the body
+        to database work (never await Discord in it): other reads wait while it runs.
         """
-        if self._owner is not None and self._owner is asyncio.current_task():
+        current = asyncio.current_task()
+        if self._owner is not None and self._owner is current:
             yield self.conn
             return
+        if self._in_memory:
+            async with self._shared_read() as conn:
+                yield conn
+            return
+        if self._read_owner is not None and self._read_owner is current:
+            yield self._open_reader()
+            return
+        async with self._read_lock:
+            reader = self._open_reader()
+            try:
+                await reader.execute("BEGIN")
+            except sqlite3.Error as error:
+                raise StorageUnavailable(str(error)) from error
+            self._read_owner = current
+            try:
+                yield reader
+            except sqlite3.Error as error:
+                if is_unavailable(error):
+                    raise StorageUnavailable(str(error)) from error
+                raise
+            finally:
+                self._read_owner = None
+                await _rollback(reader)  # nothing to keep: ends the snapshot
+
+    def _open_reader(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StorageUnavailable("the database is not open")
+        return self._reader
+
+    @asynccontextmanager
+    async def _shared_read(self) -> AsyncIterator[aiosqlite.Connection]:
+        # One connection for everything (":memory:"): a read while another task's
+        # transaction is open would see its uncommitted rows, so wait for it to finish.
         async with self._write_lock:
             conn = self.conn
             self._owner = asyncio.current_task()

@@ -260,10 +260,10 @@ async def test_a_deadline_that_meets_a_full_disk_is_kept_and_fires_later(
         BOB,
         deadlines=[timer("grow", clock.now() + 1, {"type": "grow", "bytes": 200_000})],
     )
-    async with db.read() as conn:
-        pages = await (await conn.execute("PRAGMA page_count")).fetchone()
-        assert pages is not None
-        await conn.execute(f"PRAGMA max_page_count = {pages[0]}")
+    # max_page_count holds per connection: cap the one that writes.
+    pages = await db.fetch_one("PRAGMA page_count")
+    assert pages is not None
+    await db.conn.execute(f"PRAGMA max_page_count = {pages[0]}")
     runners(service, clock, game)
     clock.advance(5)
     async with asyncio.timeout(3):
@@ -273,8 +273,7 @@ async def test_a_deadline_that_meets_a_full_disk_is_kept_and_fires_later(
     assert (await service.require(session.id)).version == 0
     assert game.published == []
 
-    async with db.read() as conn:
-        await conn.execute("PRAGMA max_page_count = 1000000")
+    await db.conn.execute("PRAGMA max_page_count = 1000000")
     clock.advance(0)
     published = await game.wait_published(1)
     assert published[0].session.state["n"] == 0

@@ -68,6 +68,42 @@ async def test_other_tasks_read_only_what_is_committed(db: Database) -> None:
     assert await reader == 0
 
 
+async def test_a_read_does_not_wait_for_an_open_write(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO guild_settings VALUES (1, '{}', 0)")
+        # Another task reads while this transaction is open: at once, and without the
+        # uncommitted row.
+        async with asyncio.timeout(2):
+            assert await asyncio.create_task(count_settings(db)) == 0
+    assert await count_settings(db) == 1
+
+
+async def test_a_read_block_is_one_snapshot(db: Database) -> None:
+    async with db.read() as conn:
+        async with conn.execute("SELECT count(*) FROM guild_settings") as cursor:
+            before = await cursor.fetchone()
+
+        # Another task's write commits in the middle of the read block...
+        async def write() -> None:
+            async with db.transaction() as writer:
+                await writer.execute("INSERT INTO guild_settings VALUES (1, '{}', 0)")
+
+        async with asyncio.timeout(2):
+            await asyncio.create_task(write())
+        async with conn.execute("SELECT count(*) FROM guild_settings") as cursor:
+            during = await cursor.fetchone()
+    # ...and the block still sees the state it started from; the next read sees the write.
+    assert before is not None and during is not None and before[0] == during[0] == 0
+    assert await count_settings(db) == 1
+
+
+async def test_reads_never_write(db: Database) -> None:
+    with pytest.raises(Exception, match=r"readonly|read-only|query_only"):
+        async with db.read() as conn:
+            await conn.execute("INSERT INTO guild_settings VALUES (9, '{}', 0)")
+    assert await count_settings(db) == 0
+
+
 async def test_a_nested_transaction_is_refused_instead_of_deadlocking(db: Database) -> None:
     async with db.transaction():
         with pytest.raises(RuntimeError, match="inside another"):
