@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import re
 from collections.abc import Callable
@@ -74,6 +75,8 @@ from cogs.weighted_state import (
 )
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
+
+log = logging.getLogger(__name__)
 
 SID = r"(?P<sid>[0-9]{1,19})"
 ROUND = r"(?P<round>[0-9]{1,4})"
@@ -481,6 +484,9 @@ class WeightedDice(
         # What each table message shows now, to skip edits that would change nothing. A
         # cache only: after a restart it is empty and the first edit simply goes out.
         self._shown: dict[int, str] = {}
+        # Table session id -> this round's "you are the house" ping, deleted when the next
+        # round pings. Memory only: after a restart one old ping may stay behind.
+        self._house_pings: dict[int, int] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -544,6 +550,7 @@ class WeightedDice(
             )
         await interaction.response.send_message(text, ephemeral=True)
         self.refresh(outcome.session)
+        await self.announce_house(outcome)
 
     @app_commands.command(
         name="end", description="Stop a Weighted Dice game (its host or a server manager)."
@@ -573,6 +580,7 @@ class WeightedDice(
             outcome.session,
             note=f"🛑 Stopped by {interaction.user.mention}; no result was recorded.",
         )
+        await self.announce_house(outcome)
 
     async def _table_to_end(self, interaction: discord.Interaction, table: int | None) -> Session:
         assert interaction.channel_id is not None
@@ -787,6 +795,43 @@ class WeightedDice(
         reason = cancel_reason(outcome.events)
         note = f"🛑 This game was {reason}; no result was recorded." if reason else None
         self.refresh(outcome.session, note=note)
+        await self.announce_house(outcome)
+
+    async def announce_house(self, outcome: Outcome) -> None:
+        """Ping the house when a round starts: the table edit that names them notifies
+        nobody, and they have a minute to set up. The previous round's ping is deleted so
+        a long game leaves one, not dozens."""
+        started = next((e for e in outcome.events if e.get("type") == "round_started"), None)
+        session = outcome.session
+        over = session.status != "active"
+        if started is None and not over:
+            return
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        previous = self._house_pings.pop(session.id, None)
+        try:
+            if previous is not None:
+                await channel.get_partial_message(previous).delete()
+            if over or started is None or session.message_id is None:
+                return
+            house = session.user_of(int(started["house"]))
+            sent = await channel.send(
+                f"🎲 Round {started['round']}: <@{house.user_id}>, you are the house. Press "
+                "**Set up round** on the table to pick the rollers and their dice.",
+                reference=discord.MessageReference(
+                    message_id=session.message_id,
+                    channel_id=session.channel_id,
+                    guild_id=session.guild_id,
+                    fail_if_not_exists=False,
+                ),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(house.user_id)], replied_user=False
+                ),
+            )
+        except discord.HTTPException as error:
+            # The table names the house too; a lost ping is not worth failing the round.
+            log.info("could not ping the house of table %s (HTTP %s)", session.id, error.status)
+            return
+        self._house_pings[session.id] = sent.id
 
     # -- rendering ---------------------------------------------------------------------------
 
@@ -858,6 +903,7 @@ class WeightedDice(
         outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
         await interaction.response.defer()
         self.refresh(outcome.session, gather=choice == "join")
+        await self.announce_house(outcome)
 
     async def _house_table(
         self, interaction: discord.Interaction, session_id: int, round_number: int
@@ -979,6 +1025,7 @@ class WeightedDice(
         # A bet that closed the window shows the rolls at once; live totals can wait a bit.
         closed = any(event["type"] == "betting_closed" for event in outcome.events)
         self.refresh(outcome.session, gather=not closed)
+        await self.announce_house(outcome)
 
     @staticmethod
     def _bet_receipt(outcome: Outcome) -> str:

@@ -337,6 +337,38 @@ async def test_the_window_closes_at_once_when_everyone_has_bet(
     ]
 
 
+async def test_the_house_is_pinged_each_round_and_the_old_ping_goes(
+    running_bot, fake_discord, make_member
+) -> None:
+    players = await members(make_member, 5)
+    table = Table(fake_discord, running_bot, players)
+    script_dice(running_bot, [20, 1, 1, 1, 1, 9, 4])
+    await table.open()
+    ann, ben, cat, dan, eve = players
+    channel = table.message.channel
+
+    def pings() -> list:
+        return [m for m in channel.messages() if "you are the house" in m.content]
+
+    await fake_discord.wait_for(lambda: len(pings()) == 1, what="the first house's ping")
+    (first,) = pings()
+    assert first.content.startswith(f"🎲 Round 1: {ann.mention}, you are the house.")
+
+    await table.setup_round(ann, (ben, cat), (10, 10))
+    await table.bet(dan, 0, 3)
+    await table.bet(eve, 1, 2)  # everyone has bet: round 1 is scored, round 2 begins
+    await fake_discord.wait_for(
+        lambda: first.deleted and len(pings()) == 1, what="round 2's ping instead of round 1's"
+    )
+    (second,) = pings()
+    assert second.content.startswith(f"🎲 Round 2: {ben.mention}, you are the house.")
+    sent = [r for r in fake_discord.requests if "you are the house" in str(r.body)]
+    assert [r.body["allowed_mentions"]["users"] for r in sent] == [[ann.id], [ben.id]]
+
+    await ann.slash("weighted end")
+    await fake_discord.wait_for(lambda: second.deleted, what="the last ping to go at the end")
+
+
 # -- leaving and stopping ---------------------------------------------------------------------
 
 
