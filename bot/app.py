@@ -167,6 +167,29 @@ class DiceBot(commands.AutoShardedBot):
         channel = self.get_partial_messageable(session.channel_id)
         await channel.get_partial_message(session.message_id).edit(**fields)
 
+    async def ping_under_game(self, session: Session, user_id: int, text: str) -> discord.Message:
+        """Post ``text`` as a reply to the game's public message, notifying ``user_id`` only
+        (an edit of the game message notifies nobody)."""
+        channel = self.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        mentions = discord.AllowedMentions(users=[discord.Object(user_id)], replied_user=False)
+        if session.message_id is None:
+            return await channel.send(text, allowed_mentions=mentions)
+        reference = discord.MessageReference(
+            message_id=session.message_id,
+            channel_id=session.channel_id,
+            guild_id=session.guild_id,
+            fail_if_not_exists=False,
+        )
+        return await channel.send(text, reference=reference, allowed_mentions=mentions)
+
+    async def delete_message_quietly(self, channel_id: int, message_id: int) -> None:
+        """Delete one of the bot's reminder messages; already gone or not allowed is fine."""
+        channel = self.get_partial_messageable(channel_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            log.info("could not delete message %s (HTTP %s)", message_id, error.status)
+
     async def send_dm(self, user_id: int, **fields: Any) -> discord.Message | None:
         """DM a user; None when their DMs are closed (403, code 50007).
 

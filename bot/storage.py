@@ -16,8 +16,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import aiosqlite
@@ -57,6 +57,18 @@ def is_unavailable(error: BaseException) -> bool:
         return False
     code = getattr(error, "sqlite_errorcode", None)
     return code is not None and (code & 0xFF) in _UNAVAILABLE_CODES
+
+
+@contextmanager
+def _unavailable_as_storage_error() -> Iterator[None]:
+    """A database that cannot be used (locked, gone, full) becomes StorageUnavailable; a
+    mistake in the SQL stays the error it is."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        if is_unavailable(error):
+            raise StorageUnavailable(str(error)) from error
+        raise
 
 
 class Database:
@@ -222,11 +234,8 @@ class Database:
                 raise StorageUnavailable(str(error)) from error
             self._read_owner = current
             try:
-                yield reader
-            except sqlite3.Error as error:
-                if is_unavailable(error):
-                    raise StorageUnavailable(str(error)) from error
-                raise
+                with _unavailable_as_storage_error():
+                    yield reader
             finally:
                 self._read_owner = None
                 await _rollback(reader)  # nothing to keep: ends the snapshot
@@ -244,11 +253,8 @@ class Database:
             conn = self.conn
             self._owner = asyncio.current_task()
             try:
-                yield conn
-            except sqlite3.Error as error:
-                if is_unavailable(error):
-                    raise StorageUnavailable(str(error)) from error
-                raise
+                with _unavailable_as_storage_error():
+                    yield conn
             finally:
                 self._owner = None
 

@@ -666,33 +666,15 @@ class KnucklebonesCog(
         if table.turn_due_at is None or session.message_id is None:
             return
         player = players_of(session)[table.engine.current_player]
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        sent = await channel.send(
-            render.warning_text(player, table.turn_due_at),
-            reference=discord.MessageReference(
-                message_id=session.message_id,
-                channel_id=session.channel_id,
-                guild_id=session.guild_id,
-                fail_if_not_exists=False,
-            ),
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(player.user_id)], replied_user=False
-            ),
-        )
+        text = render.warning_text(player, table.turn_due_at)
+        sent = await self.bot.ping_under_game(session, player.user_id, text)
         self._warnings[session.id] = (session.channel_id, sent.id)
 
     async def retire_warning(self, session_id: int) -> None:
         """Delete the turn-warning ping of a session whose player has now moved."""
         warning = self._warnings.pop(session_id, None)
-        if warning is None:
-            return
-        channel_id, message_id = warning
-        channel = self.bot.get_partial_messageable(channel_id)
-        try:
-            await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as error:
-            # Already deleted by someone, or no permission: it is only a reminder.
-            log.info("could not delete a turn warning (HTTP %s)", error.status)
+        if warning is not None:
+            await self.bot.delete_message_quietly(*warning)
 
     # -- the session handler --------------------------------------------------------------
 

@@ -806,26 +806,18 @@ class WeightedDice(
         over = session.status != "active"
         if started is None and not over:
             return
-        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         previous = self._house_pings.pop(session.id, None)
+        if previous is not None:
+            await self.bot.delete_message_quietly(session.channel_id, previous)
+        if over or started is None:
+            return
+        house = session.user_of(int(started["house"]))
         try:
-            if previous is not None:
-                await channel.get_partial_message(previous).delete()
-            if over or started is None or session.message_id is None:
-                return
-            house = session.user_of(int(started["house"]))
-            sent = await channel.send(
+            sent = await self.bot.ping_under_game(
+                session,
+                house.user_id,
                 f"🎲 Round {started['round']}: <@{house.user_id}>, you are the house. Press "
                 "**Set up round** on the table to pick the rollers and their dice.",
-                reference=discord.MessageReference(
-                    message_id=session.message_id,
-                    channel_id=session.channel_id,
-                    guild_id=session.guild_id,
-                    fail_if_not_exists=False,
-                ),
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(house.user_id)], replied_user=False
-                ),
             )
         except discord.HTTPException as error:
             # The table names the house too; a lost ping is not worth failing the round.
