@@ -35,13 +35,16 @@ class GuildSettings(BaseModel):
 async def load_guild_settings(
     conn: aiosqlite.Connection, guild_id: int, defaults: GuildSettings
 ) -> GuildSettings:
-    async with conn.execute(
-        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
-    if row is None:
+    # execute_fetchall: one trip to the database thread instead of three (execute, fetch,
+    # close); this runs inside every move's transaction.
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+    )
+    if not rows:
         return defaults
-    overrides: dict[str, Any] = json.loads(row[0])
+    overrides: dict[str, Any] = json.loads(rows[0][0])
     # model_copy(update=...) does not validate: a row saved by an older version (other
     # bounds, a renamed field) would put out-of-range or mistyped timeouts into every game
     # of the server. Each valid override applies; an invalid one falls back to the default.

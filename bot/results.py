@@ -198,12 +198,12 @@ async def _current_ratings(
     conn: aiosqlite.Connection, session: Session, user_ids: Sequence[int]
 ) -> dict[int, tuple[float, float]]:
     marks = ", ".join("?" for _ in user_ids)
-    async with conn.execute(
+    rows = await conn.execute_fetchall(
         "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
         f" AND user_id IN ({marks})",
         (session.guild_id, session.game, *user_ids),
-    ) as cursor:
-        stored = {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
+    )
+    stored = {row[0]: (row[1], row[2]) for row in rows}
     default = (RATING_MODEL.mu, RATING_MODEL.sigma)
     return {user_id: stored.get(user_id, default) for user_id in user_ids}
 

@@ -409,16 +409,17 @@ async def _replace_deadlines(
 
 
 async def _load(conn: aiosqlite.Connection, session_id: int) -> Session | None:
-    async with conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)) as cursor:
-        row = await cursor.fetchone()
-    if row is None:
+    # execute_fetchall: one trip to the database thread per query instead of three
+    # (execute, fetch, close); this runs inside every move's transaction.
+    rows = list(await conn.execute_fetchall("SELECT * FROM sessions WHERE id = ?", (session_id,)))
+    if not rows:
         return None
-    async with conn.execute(
+    row = rows[0]
+    seat_rows = await conn.execute_fetchall(
         "SELECT seat, user_id, display_name, is_ai, has_left FROM session_players"
         " WHERE session_id = ? ORDER BY seat",
         (session_id,),
-    ) as cursor:
-        seat_rows = await cursor.fetchall()
+    )
     return Session(
         id=row["id"],
         game=row["game"],
@@ -463,6 +464,5 @@ async def _open_session_for(
     if game is not None:
         sql += " AND s.game = ?"
         params += (game,)
-    async with conn.execute(sql + " ORDER BY s.id DESC LIMIT 1", params) as cursor:
-        row = await cursor.fetchone()
-    return None if row is None else await _load(conn, row[0])
+    rows = list(await conn.execute_fetchall(sql + " ORDER BY s.id DESC LIMIT 1", params))
+    return await _load(conn, rows[0][0]) if rows else None

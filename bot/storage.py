@@ -259,8 +259,8 @@ class Database:
                 self._owner = None
 
     async def fetch_all(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.read() as conn, conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        async with self.read() as conn:
+            return list(await conn.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
         async with self.read() as conn, conn.execute(sql, params) as cursor:
