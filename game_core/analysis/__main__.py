@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import random
 import sys
 from collections.abc import Sequence
 
@@ -47,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     chosen = arguments[0] if arguments and arguments[0] in GAME_MODULES else None
     args = build_parser(chosen).parse_args(arguments)
+    if args.seed is None:
+        # Drawn here and reported in the output, so any run can be replayed with --seed.
+        args.seed = random.SystemRandom().randrange(2**32)
     report = args.module.run(args)
     if args.json:
         json.dump(report, sys.stdout, indent=2, sort_keys=True)

@@ -230,8 +230,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    # Without --seed a fresh one is drawn and reported, so any run can be replayed.
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed: int = args.seed  # main() draws one when --seed is not given
     rng = random.Random(seed)
     classic_games = max(1, args.games)
     tactical_games = max(0, getattr(args, "tactical_games", DEFAULT_TACTICAL_GAMES))

@@ -584,7 +584,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.games < 1:
         raise SystemExit("--games must be at least 1")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed: int = args.seed  # main() draws one when --seed is not given
     p1, p2 = args.players
     vectorised = p1 in ("random", "easy") and p2 in ("random", "easy") and not args.scalar
     scenario_games = args.games if args.scenarios else 0

@@ -373,7 +373,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed: int = args.seed  # main() draws one when --seed is not given
     mixes = [
         (players, Strategy(house, bettors, args.bet_fraction, args.skip_share))
         for players in args.players
