@@ -87,7 +87,7 @@ def backup(settings: StorageSettings, destination: Path | None = None) -> Backup
 def _copy(source_path: Path, partial: Path) -> int | None:
     # mode=rw: never create an empty database where the real one was expected. The bot's
     # own busy timeout: if it holds a checkpoint lock, wait rather than fail.
-    source = sqlite3.connect(f"file:{source_path}?mode=rw", uri=True, timeout=10)
+    source = sqlite3.connect(source_path.absolute().as_uri() + "?mode=rw", uri=True, timeout=10)
     try:
         target = sqlite3.connect(partial)
         try:

@@ -60,9 +60,7 @@ def process_at(host: str, tmp_path: Path, **env: str) -> BotProcess:
         "LOG_LEVEL": "INFO",
     }
     settings.update(env)
-    return BotProcess(
-        api_base=f"http://{host}/api/v10", gateway_url=f"ws://{host}/", env=settings
-    )
+    return BotProcess(api_base=f"http://{host}/api/v10", gateway_url=f"ws://{host}/", env=settings)
 
 
 async def stop_timed(bot: BotProcess, number: int = signal.SIGTERM) -> tuple[int, float]:
@@ -242,14 +240,17 @@ async def test_ready_line_health_and_sigterm_while_running(
         f"https://discord.com/oauth2/authorize?client_id={application_id}"
         f"&scope=bot+applications.commands&permissions={permissions}"
     ), ready
-    assert permissions == discord.Permissions(
-        view_channel=True,
-        send_messages=True,
-        send_messages_in_threads=True,
-        embed_links=True,
-        attach_files=True,
-        read_message_history=True,
-    ).value
+    assert (
+        permissions
+        == discord.Permissions(
+            view_channel=True,
+            send_messages=True,
+            send_messages_in_threads=True,
+            embed_links=True,
+            attach_files=True,
+            read_message_history=True,
+        ).value
+    )
 
     assert health.returncode == 0, health.stdout + health.stderr
     assert health.stdout.startswith("healthy: connected to Discord, 1 server, heartbeat ")
