@@ -41,6 +41,8 @@ MAX_RETRY_SECONDS = 60.0
 # close); the watchdog ends the process past STOP_LIMIT_SECONDS in any case.
 CLOSE_BUDGET_SECONDS = 3.5
 STOP_LIMIT_SECONDS = 4.7
+# Tools like `timeout` signal the process and then its whole group: one request, not two.
+REPEAT_IGNORED_SECONDS = 1.0
 
 EXIT_OK = 0
 EXIT_BUG = 1
@@ -75,6 +77,7 @@ class StopRequest:
         self.loop = loop
         self.event = asyncio.Event()
         self.name: str | None = None
+        self._first_at = 0.0
         self._previous: dict[int, object] = {}
 
     def install(self) -> None:
@@ -100,11 +103,15 @@ class StopRequest:
 
     def _on_signal(self, number: int, frame: FrameType | None) -> None:
         name = signal.Signals(number).name
+        now = time.monotonic()
         if self.name is not None:
+            if name == self.name and now - self._first_at < REPEAT_IGNORED_SECONDS:
+                return  # the same signal sent twice at once (e.g. to the process group)
             # Not through logging: its lock may be held by the code this signal interrupted.
             os.write(2, f"dicebot: {name} again: exiting now\n".encode())
             os._exit(EXIT_BUG)
         self.name = name
+        self._first_at = now
         watchdog = threading.Timer(STOP_LIMIT_SECONDS, self._give_up)
         watchdog.daemon = True
         watchdog.start()

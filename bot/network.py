@@ -62,7 +62,7 @@ class DiscordTimeout(Exception):
 def api_host() -> str:
     """The host the bot talks to (discord.com unless discord.py was pointed elsewhere)."""
     url = yarl.URL(discord.http.Route.BASE)
-    return f"{url.host}:{url.port}" if url.port else str(url.host)
+    return f"{url.host}:{url.explicit_port}" if url.explicit_port else str(url.host)
 
 
 def classify(error: BaseException, *, dev_guild_id: int | None = None) -> Failure:
