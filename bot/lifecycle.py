@@ -9,6 +9,7 @@ HTTP session, database) and the next starts clean, so nothing half-set-up is reu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import platform
@@ -78,16 +79,10 @@ class StopRequest:
         self.event = asyncio.Event()
         self.name: str | None = None
         self._first_at = 0.0
-        self._previous: dict[int, object] = {}
 
     def install(self) -> None:
         for number in (signal.SIGTERM, signal.SIGINT):
-            self._previous[number] = signal.signal(number, self._on_signal)
-
-    def uninstall(self) -> None:
-        for number, previous in self._previous.items():
-            signal.signal(number, previous)  # type: ignore[arg-type]
-        self._previous.clear()
+            signal.signal(number, self._on_signal)
 
     @property
     def requested(self) -> bool:
@@ -115,7 +110,8 @@ class StopRequest:
         watchdog = threading.Timer(STOP_LIMIT_SECONDS, self._give_up)
         watchdog.daemon = True
         watchdog.start()
-        self.loop.call_soon_threadsafe(self.event.set)
+        with contextlib.suppress(RuntimeError):  # the loop already closed: exiting anyway
+            self.loop.call_soon_threadsafe(self.event.set)
 
     def _give_up(self) -> None:
         log.warning(
@@ -230,13 +226,15 @@ async def _start(bot: DiceBot, token: str) -> None:
 
 async def serve(settings: Settings) -> int:
     """Run until a signal (exit 0) or a failure only the host can fix (exit 2)."""
+    stop = StopRequest(asyncio.get_running_loop())
+    stop.install()
     try:
         await _check_database(settings)
     except StorageUnavailable as error:
         log.error("%s", classify(error).text)
         return EXIT_HOST
-    stop = StopRequest(asyncio.get_running_loop())
-    stop.install()
+    if stop.requested:
+        return EXIT_OK
     heartbeat = Heartbeat(settings.health_file)
     beating = asyncio.create_task(heartbeat.run(), name="dicebot-heartbeat")
     try:

@@ -60,10 +60,11 @@ SCENARIOS: dict[str, tuple[str, str]] = {
 _CHUNK = 1_000  # games per scalar work unit: one rng each, so results ignore --workers
 _VECTOR_BATCH = 1 << 17  # games per NumPy batch (keeps the arrays cache-sized)
 _PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
-# Rough seconds one seat's strategy costs per game on this 2-core kind of machine (measured
-# with play_game; a hard player searches every move), and per game of the NumPy path. They
-# only decide whether a run lasts over a second and so deserves a progress bar.
-_SEAT_SECONDS = {"random": 1.5e-5, "easy": 1.5e-5, "medium": 1e-4, "stall": 1.5e-4, "hard": 4e-2}
+# Rough seconds one seat's strategy costs per game: measured with simulate_games on this
+# project's 2-core machine (random 9 us, medium 52 us, stall 30 us, hard 22 ms), doubled for
+# a machine shared with other work. They only decide whether a run deserves a progress bar
+# and an up-front estimate.
+_SEAT_SECONDS = {"random": 2e-5, "easy": 2e-5, "medium": 1e-4, "stall": 6e-5, "hard": 4e-2}
 _VECTORISED_GAME_SECONDS = 1.2e-6
 
 # (position, player, die, rng) -> column; ``None`` in a seat means "random column".

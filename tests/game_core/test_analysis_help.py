@@ -168,3 +168,28 @@ def test_diceman_shows_percentages_as_the_bot_does(capsys: pytest.CaptureFixture
     assert cells(mp_row)[1] == "37.5% +0.00"  # 0.375 in the old table; 38% in /odds diceman
     assert "exploitability: what the best reply would gain over the value" in text
     assert "score: (wins + half the draws) / games" in text
+
+
+def estimate_for(argv: list[str]) -> float:
+    args = build_parser("knucklebones").parse_args(["knucklebones", *argv])
+    return knucklebones.estimated_seconds(args)
+
+
+def test_a_long_knucklebones_run_is_announced_and_a_short_one_is_not() -> None:
+    # The README's example: the engine path with a searching player, about a minute.
+    long_run = ["--players", "hard", "medium", "--games", "2000", "--workers", "2"]
+    assert estimate_for(long_run) >= knucklebones.ESTIMATE_FROM_SECONDS
+    assert estimate_for(["--games", "1000000"]) < knucklebones.ESTIMATE_FROM_SECONDS
+    assert estimate_for(["--scenarios"]) < knucklebones.ESTIMATE_FROM_SECONDS
+
+
+def test_the_estimate_line_is_printed_before_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A short run made to look long: the line comes out, on stderr, before any result.
+    monkeypatch.setattr(knucklebones, "ESTIMATE_FROM_SECONDS", 0.0)
+    assert main(["knucklebones", "--games", "10", "--players", "medium", "random"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "knucklebones: this run takes about 0 s\n"
+    assert main(["knucklebones", "--games", "10", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
