@@ -210,10 +210,13 @@ async def _start(bot: DiceBot, token: str) -> None:
     login = asyncio.create_task(bot.login(token), name="dicebot-login")
     try:
         await asyncio.wait({login}, timeout=REACH_TIMEOUT_SECONDS)
-        if not login.done() and bot.application is None:
-            # Still waiting for Discord's first answers. Past this point login is our own
-            # set-up (migrations, command sync), which may wait on a rate limit: no limit.
-            raise DiscordTimeout(REACH_TIMEOUT_SECONDS)
+        if not login.done():
+            if bot.application is None:
+                # Still waiting for Discord's first answers.
+                raise DiscordTimeout(REACH_TIMEOUT_SECONDS)
+            # Past this point login is our own set-up (migrations, command sync), which may
+            # wait on a rate limit: no limit, but the host hears why it takes a while.
+            log.info("logged in as %s; still setting up (migrations, command sync)", bot.user)
         await login
     finally:
         # A timeout, or this attempt being stopped: the login must not run on, orphaned.
