@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from fakediscord.process import PROJECT
+from hosting_support import migrated_database
 
 from bot.storage import Database
 
@@ -84,9 +85,7 @@ def snapshot(path: Path, up_to: int | None = None) -> tuple[list[tuple], list[tu
 
 async def test_a_backup_during_a_write_burst_restores_consistently(tmp_path: Path) -> None:
     source = tmp_path / "live.db"
-    db = Database(source)
-    await db.open()
-    await db.migrate()
+    db = await migrated_database(source)
     for number in range(1, 1_501):
         await write_game(db, number)
     written = 1_500
@@ -150,10 +149,7 @@ async def test_refusals_are_one_line_and_write_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "none.db").exists()
 
     source = tmp_path / "live.db"
-    db = Database(source)
-    await db.open()
-    await db.migrate()
-    await db.close()
+    await (await migrated_database(source)).close()
     taken = tmp_path / "taken.db"
     taken.write_text("keep me")
     refused = await run_backup(str(taken), DATABASE_PATH=str(source))
@@ -168,10 +164,7 @@ async def test_the_default_destination_is_a_dated_file_beside_the_database(
     tmp_path: Path,
 ) -> None:
     source = tmp_path / "live.db"
-    db = Database(source)
-    await db.open()
-    await db.migrate()
-    await db.close()
+    await (await migrated_database(source)).close()
     result = await run_backup(DATABASE_PATH=str(source))
     assert result.returncode == 0, result.stderr
     (name,) = os.listdir(tmp_path / "backups")  # the backup alone: no partial file left

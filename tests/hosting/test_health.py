@@ -3,13 +3,11 @@ the heartbeat file the bot keeps fresh, outside Docker."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from fakediscord.process import PROJECT
+from hosting_support import run_healthcheck
 
 from bot.health import STALE_AFTER_SECONDS, Beat, check, write_beat
 from bot.lifecycle import retry_delay
@@ -75,18 +73,6 @@ def test_a_missing_or_garbled_file_is_unhealthy(tmp_path: Path) -> None:
     path.write_text("{half a beat")
     healthy, line = check(path)
     assert not healthy and line.startswith(f"unhealthy: unreadable heartbeat file {path}:")
-
-
-def run_healthcheck(database: Path) -> subprocess.CompletedProcess[str]:
-    # No token in the environment: the health check does not need one.
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "healthcheck"],
-        cwd=PROJECT,
-        env={"DATABASE_PATH": str(database), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
 
 
 def test_the_healthcheck_command_exit_codes(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ import io
 import json
 import logging
 import re
-from collections.abc import Iterator
 
 import aiohttp
 import pytest
 from fakediscord import Player
+from test_settings import restore_root_logging  # noqa: F401  (a fixture)
 
 from bot.app import DiceBot
 from bot.config import Settings, load_settings
@@ -20,17 +20,6 @@ from bot.logs import configure_logging
 from cogs import odds_figures
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.not-a-real-token-but-secret"
-
-
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    discord_level = logging.getLogger("discord").level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    logging.getLogger("discord").setLevel(discord_level)
 
 
 def capture(log_format: str, level: str = "INFO") -> io.StringIO:
@@ -55,11 +44,11 @@ async def shown_reference(alice: Player) -> str:
     return match.group(1)
 
 
+@pytest.mark.usefixtures("restore_root_logging")
 async def test_a_json_error_line_carries_the_reference_the_player_saw(
     running_bot: DiceBot,
     alice: Player,
     monkeypatch: pytest.MonkeyPatch,
-    restore_logging: None,
 ) -> None:
     stream = capture("json")
     failing_odds(monkeypatch)
@@ -77,11 +66,11 @@ async def test_a_json_error_line_carries_the_reference_the_player_saw(
     assert TOKEN not in stream.getvalue() and "Bot [token]" in error["traceback"]
 
 
+@pytest.mark.usefixtures("restore_root_logging")
 async def test_a_text_error_line_carries_the_reference_the_player_saw(
     running_bot: DiceBot,
     alice: Player,
     monkeypatch: pytest.MonkeyPatch,
-    restore_logging: None,
 ) -> None:
     stream = capture("text")
     failing_odds(monkeypatch)
@@ -103,8 +92,9 @@ def connection_refused() -> aiohttp.ClientConnectorError:
     return aiohttp.ClientConnectorError(key, ConnectionRefusedError(111, "Connection refused"))
 
 
+@pytest.mark.usefixtures("restore_root_logging")
 @pytest.mark.parametrize("log_format", ["text", "json"])
-def test_a_gateway_reconnect_is_one_warning_line(log_format: str, restore_logging: None) -> None:
+def test_a_gateway_reconnect_is_one_warning_line(log_format: str) -> None:
     stream = capture(log_format)
     shard_log = logging.getLogger("discord.shard")
     try:
@@ -131,7 +121,8 @@ def test_a_gateway_reconnect_is_one_warning_line(log_format: str, restore_loggin
         assert line.endswith(f"WARNING  discord.shard: {expected}")
 
 
-def test_at_debug_the_reconnect_keeps_its_traceback(restore_logging: None) -> None:
+@pytest.mark.usefixtures("restore_root_logging")
+def test_at_debug_the_reconnect_keeps_its_traceback() -> None:
     stream = capture("text", level="DEBUG")
     try:
         raise connection_refused()

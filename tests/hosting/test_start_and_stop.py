@@ -12,8 +12,6 @@ import asyncio
 import json
 import signal
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,7 +19,8 @@ from pathlib import Path
 import discord
 import pytest
 from fakediscord import FakeDiscord, FakeGuild
-from fakediscord.process import PROJECT, BotProcess
+from fakediscord.process import BotProcess
+from hosting_support import run_healthcheck
 
 from bot.lifecycle import REACH_TIMEOUT_SECONDS
 from bot.permissions import invite_permissions
@@ -209,17 +208,6 @@ async def test_sigterm_while_connecting_stops_within_5_seconds(
 # -- running: the ready line, the health check, and SIGTERM -----------------------------------
 
 
-def healthcheck(database: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "healthcheck"],
-        cwd=PROJECT,
-        env={"DATABASE_PATH": str(database), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-
-
 async def test_ready_line_health_and_sigterm_while_running(
     fake_discord: FakeDiscord, guild: FakeGuild, tmp_path: Path
 ) -> None:
@@ -228,7 +216,7 @@ async def test_ready_line_health_and_sigterm_while_running(
     await bot.start()
     try:
         ready = await bot.wait_for_line("bot: ready as")
-        health = await asyncio.to_thread(healthcheck, database)
+        health = await asyncio.to_thread(run_healthcheck, database)
         code, took = await stop_timed(bot)
     finally:
         await bot.ensure_dead()
@@ -262,7 +250,7 @@ async def test_ready_line_health_and_sigterm_while_running(
     assert lines[-1].endswith("bot: stopped")
     assert_no_traceback(bot)
 
-    after = await asyncio.to_thread(healthcheck, database)
+    after = await asyncio.to_thread(run_healthcheck, database)
     assert after.returncode == 1
     assert after.stdout.strip() == (
         f"unhealthy: no heartbeat file at {database}.health (is the bot running?)"
