@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.leaderboard import (
@@ -226,7 +227,7 @@ class PageButton(
         fields = await leaderboard_fields(
             bot, interaction.guild_id, self.game, self.sort, self.page
         )
-        await interaction.response.edit_message(**fields)
+        await answer_for(interaction).update(**fields)
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
@@ -404,7 +405,11 @@ class Leaderboards(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.register_components(PageButton)
 
-    @app_commands.command(name="leaderboard", description="This server's ranking in one game.")
+    @app_commands.command(
+        name="leaderboard",
+        description="This server's ranking in one game.",
+        extras={"public": True},
+    )
     @app_commands.describe(
         game="Which game.",
         sort="Order by rating (default), wins or win rate.",
@@ -424,9 +429,11 @@ class Leaderboards(commands.Cog):
             raise UserError("Pick a game and a sort from the lists Discord offers.")
         sort_key: SortKey = sort  # type: ignore[assignment]
         fields = await leaderboard_fields(self.bot, interaction.guild_id, game, sort_key, page)
-        await interaction.response.send_message(**fields)
+        await answer_for(interaction).send(ephemeral=False, **fields)
 
-    @app_commands.command(name="stats", description="A player's record in this server.")
+    @app_commands.command(
+        name="stats", description="A player's record in this server.", extras={"public": True}
+    )
     @app_commands.describe(user="Whose stats (default: yours).")
     @app_commands.guild_only()
     async def stats(
@@ -441,12 +448,15 @@ class Leaderboards(commands.Cog):
             target.id,
             provisional_games=settings.provisional_games,
         )
-        await interaction.response.send_message(
+        await answer_for(interaction).send(
+            ephemeral=False,
             embed=stats_embed(found, target.display_name),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="history", description="Recent finished games in this server.")
+    @app_commands.command(
+        name="history", description="Recent finished games in this server.", extras={"public": True}
+    )
     @app_commands.describe(game="Only this game.", user="Only this player's games.")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -465,7 +475,8 @@ class Leaderboards(commands.Cog):
             game=game,
             user_id=None if user is None else user.id,
         )
-        await interaction.response.send_message(
+        await answer_for(interaction).send(
+            ephemeral=False,
             embed=history_embed(entries, game, None if user is None else user.display_name),
             allowed_mentions=discord.AllowedMentions.none(),
         )

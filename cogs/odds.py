@@ -30,6 +30,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
+
 # Through the module (not ``from ... import``): the cached values live there, so they
 # outlive a reload of this cog, and tests can swap one in.
 from cogs import odds_figures as figures
@@ -152,15 +154,12 @@ async def answer(
 ) -> None:
     """Answer with ``build()``'s message fields. When ``needs`` is not computed yet, defer
     first (Discord wants an answer within 3 s) and compute it in a worker thread."""
-    ephemeral = not share
+    reply = answer_for(interaction)
+    reply.public = share
     if needs is not None and not needs.ready:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await reply.defer()
         await asyncio.to_thread(needs.get)
-    fields = build()
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **fields)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **fields)
+    await reply.send(ephemeral=not share, **build())
 
 
 def diceman_message() -> dict[str, Any]:

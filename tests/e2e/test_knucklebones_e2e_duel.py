@@ -34,7 +34,7 @@ async def start_duel(
     board = challenge.message
     assert board is not None
     accepted = await bob.click(board, "Accept")
-    assert accepted.type is CallbackType.DEFERRED_UPDATE
+    assert accepted.type is CallbackType.UPDATE_MESSAGE
     await fake.wait_for(lambda: board_turn(board) == 1, what="the game board after Accept")
     return board
 
@@ -63,7 +63,8 @@ async def test_a_whole_game_by_button_presses_is_recorded(
     assert board.labels() == ["Accept", "Decline"]
 
     accepted = await bob.click(board, "Accept")
-    assert accepted.type is CallbackType.DEFERRED_UPDATE
+    # The answer turns the challenge into the board in place.
+    assert accepted.type is CallbackType.UPDATE_MESSAGE
     await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game board")
     assert board.labels() == ["Column 1", "Column 2", "Column 3"]
     assert mover_id(board) == alice.id  # first: me
@@ -129,7 +130,7 @@ async def test_declining_closes_the_challenge(
     board = (await alice.slash("knucklebones challenge", opponent=bob)).message
     assert board is not None
     declined = await bob.click(board, "Decline")
-    assert declined.type is CallbackType.DEFERRED_UPDATE
+    assert declined.type is CallbackType.UPDATE_MESSAGE
     await fake_discord.wait_for(lambda: "declined" in board.content, what="the decline")
     assert board.content == f"❌ {bob.mention} declined {alice.mention}'s Knucklebones challenge."
     assert board.buttons() == [] and board.embeds == []

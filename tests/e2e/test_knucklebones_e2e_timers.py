@@ -142,7 +142,7 @@ async def test_the_existing_buttons_keep_working_after_a_restart(
     await press_column(alice, board, 1)
     await press_column(bob, board, 2)
     # Coalesced board edits are spaced out; let the last one land before counting.
-    await bot_factory.bot.editor.flush()
+    await bot_factory.bot.publisher.settled()
     edits = board.edit_count
 
     bot = await bot_factory.restart()
