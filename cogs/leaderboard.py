@@ -312,13 +312,31 @@ def opponents_text(entry: HistoryEntry, user_id: int) -> str:
     return f"with {len(others)} others"
 
 
+_TWO_SCORES = re.compile(r"(?P<prefix>[^0-9–-]*)(?P<a>-?[0-9]+)–(?P<b>-?[0-9]+)")
+
+
+def oriented_score_line(entry: HistoryEntry, first_seat: int) -> str | None:
+    """A two-player score line ("38–43", "Life 20–4", stored in seat order) with
+    ``first_seat``'s score first, so it reads in the order the sentence names the
+    players ("bob beat alice · 43–38")."""
+    line = entry.score_line
+    if not line:
+        return None
+    match = _TWO_SCORES.fullmatch(line)
+    if match is None or len(entry.players) != 2 or first_seat not in (0, 1):
+        return line
+    scores = (match["a"], match["b"])
+    return f"{match['prefix']}{scores[first_seat]}–{scores[1 - first_seat]}"
+
+
 def recent_line(entry: HistoryEntry, user_id: int) -> str:
     me = entry.player(user_id)
     outcome = OUTCOME_MARKS.get(me.outcome, me.outcome) if me is not None else "·"
     parts = [f"{outcome}{REASON_NOTES.get(entry.reason, '')}", game_title(entry.game)]
     parts.append(opponents_text(entry, user_id))
-    if entry.score_line:
-        parts.append(clip(entry.score_line, SCORE_LINE_LIMIT))
+    score_line = oriented_score_line(entry, me.seat) if me is not None else entry.score_line
+    if score_line:
+        parts.append(clip(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -376,8 +394,12 @@ def players_text(entry: HistoryEntry) -> str:
 
 def history_line(entry: HistoryEntry) -> str:
     parts = [f"**{game_title(entry.game)}**", players_text(entry)]
-    if entry.score_line:
-        parts.append(clip(entry.score_line, SCORE_LINE_LIMIT))
+    named_first = min(entry.players, key=lambda p: (p.place, p.seat), default=None)
+    score_line = (
+        entry.score_line if named_first is None else oriented_score_line(entry, named_first.seat)
+    )
+    if score_line:
+        parts.append(clip(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")

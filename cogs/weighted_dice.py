@@ -109,6 +109,15 @@ def session_dice(ctx: StepContext) -> random.Random:
     return ctx.rng
 
 
+def refuse_second_bet(session: Session, engine: wd.WeightedDiceState, seat: int) -> None:
+    """Bets are final: a second one is refused, naming the roller the first one backs."""
+    placed = next((bet for bet in engine.bets if bet.player == seat), None)
+    if placed is None:
+        return
+    roller = seat_names(session.seats)[engine.rollers[placed.roller]]
+    raise IllegalMove(f"You already bet {placed.amount} on {roller}: bets are final.")
+
+
 def stop_note(events: list[Event]) -> str | None:
     """The line a stopped table shows: who stopped it, or why it ended."""
     reason = cancel_reason(events)
@@ -763,6 +772,7 @@ class WeightedDice(
                     f"Betting for round {action.get('round')} is closed: the table is on round "
                     f"{engine.round} now."
                 )
+            refuse_second_bet(ctx.session, engine, seat)
             amount = parse_amount(str(action.get("amount", "")), engine.scores[seat])
             return wd.Bet(player=seat, roller=int(action["side"]), amount=amount)
         raise IllegalMove("That is not a Weighted Dice move.")
@@ -966,6 +976,7 @@ class WeightedDice(
             raise NotYourGame("You are not playing at this table.")
         # Ask the engine (on a throwaway copy) whether this player may bet at all, so the
         # house, a roller or a second bet is refused before a modal is shown.
+        refuse_second_bet(session, engine, seat)
         wd.apply(engine, wd.Bet(player=seat, roller=side, amount=1), random.Random(0))
         roller = engine.rollers[side]
         title = f"Bet on {_raw_name(session, roller, 28)} ({die(engine.dice[side])})"
