@@ -182,6 +182,7 @@ async def test_the_event_loop_keeps_serving_while_the_figures_are_computed(
     assert "First-player advantage" in finished[0].text()
 
 
+@pytest.mark.logs_errors  # the computation raises on purpose
 async def test_a_failed_computation_is_reported_and_retried_next_time(
     running_bot: DiceBot, alice: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -186,6 +186,7 @@ async def test_finishing_a_game_clears_its_deadlines(
     assert await service.next_deadline() is None
 
 
+@pytest.mark.logs_errors  # "boom" is a bug inside step, on purpose
 @pytest.mark.parametrize("refused", [{"type": "illegal"}, {"type": "boom"}])
 async def test_a_deadline_the_game_refuses_is_dropped_not_retried(
     service: SessionService,
