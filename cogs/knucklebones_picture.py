@@ -80,6 +80,7 @@ TEXT_PAIRS: tuple[tuple[colours.RGB, colours.RGB], ...] = (
     (colours.MUTED, colours.BACKGROUND),
 )
 CHIP_INK = colours.INK_ON_LIGHT
+LAST_RING = colours.ACCENT
 CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
     "empty slot outline on its tray": (SLOT_OUTLINE, TRAY),
     "die face on its tray": (colours.DIE_FACE, TRAY),
@@ -90,7 +91,7 @@ CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
     "pips on a triple": (colours.PIP, colours.TRIPLE),
     "×2 chip on the panel": (colours.PAIR, CARD),
     "×3 chip on the panel": (colours.TRIPLE, CARD),
-    "last-die ring on its tray": (colours.TEXT, TRAY),
+    "last-die ring on its tray": (LAST_RING, TRAY),
     "knocked-out cross on its tray": (colours.DANGER, TRAY),
     "knocked column frame on the panel": (colours.DANGER, CARD),
     "to-move frame on the background": (colours.ACCENT, colours.BACKGROUND),
@@ -142,15 +143,15 @@ def _die_rgb(
     draw = ImageDraw.Draw(image)
     inset = 0
     if ring:
-        # The last die placed: a light ring with a gap, the die a little smaller inside.
-        draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=big // 5, fill=colours.TEXT)
-        thickness = 2 * scale
+        # The last die placed: a ring with a gap, the die a little smaller inside.
+        draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=big // 5, fill=LAST_RING)
+        thickness = 3 * scale
         draw.rounded_rectangle(
             (thickness, thickness, big - 1 - thickness, big - 1 - thickness),
             radius=big // 5 - thickness,
             fill=background,
         )
-        inset = 4 * scale
+        inset = 5 * scale
     box = (inset, inset, big - 1 - inset, big - 1 - inset)
     draw.rounded_rectangle(box, radius=(big - 2 * inset) // 6, fill=fill)
     inner = big - 2 * inset
@@ -453,9 +454,9 @@ def _draw_band(canvas: IndexedCanvas, view: Mapping[str, Any]) -> None:
                         anchor="lm")  # fmt: skip
             canvas.paste(chip, (round(start + score_width + 2), round(y - chip.height / 2)))
     legend_left = CARD_LEFT + 2
-    canvas.text((legend_left, middle - 9), f"Turn {view['turn']}", LEGEND_SIZE, colours.MUTED,
+    canvas.text((legend_left, middle - 11), f"Turn {view['turn']}", LEGEND_SIZE, colours.MUTED,
                 colours.BACKGROUND, weight="bold")  # fmt: skip
-    canvas.text((legend_left, middle + 9), LEGEND, LEGEND_SIZE, colours.MUTED,
+    canvas.text((legend_left, middle + 6), LEGEND, LEGEND_SIZE, colours.MUTED,
                 colours.BACKGROUND, max_width=CARD_RIGHT - legend_left)  # fmt: skip
 
 

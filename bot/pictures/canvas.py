@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+import numpy as np
 from PIL import Image
 
 from bot.pictures import text as pictures_text
@@ -66,19 +67,20 @@ class IndexedPalette:
         for sheet in sheets:
             for count, colour in sheet.convert("RGB").getcolors(maxcolors=1 << 20) or []:
                 counts[colour] += count  # type: ignore[index]
+        exact_colours = list(colours)
         for colour, _ in counts.most_common():
             if room == 0:
                 break
+            # A shade off an exact colour is resampling noise: it maps to the exact one.
+            if any(max(abs(a - b) for a, b in zip(colour, e, strict=True)) <= 3
+                   for e in exact_colours):  # fmt: skip
+                continue
             if colour not in colours:
                 colours.append(colour)
                 room -= 1
         self.colours: tuple[RGB, ...] = tuple(colours)
         self.flat: list[int] = [channel for colour in colours for channel in colour]
         self._index = {colour: index for index, colour in enumerate(colours)}
-        # Pillow matches against all 256 entries: pad with the first colour, so no pixel
-        # lands in a spare slot (equal distances go to the lower index), checked in index().
-        self._quantizer = Image.new("P", (1, 1))
-        self._quantizer.putpalette(self.flat + self.flat[:3] * (256 - len(colours)))
 
     def index_of(self, colour: RGB) -> int:
         return self._index[colour]
@@ -87,11 +89,19 @@ class IndexedPalette:
         return self._ramps[ink, background]
 
     def index(self, sheet: Image.Image) -> Image.Image:
-        """``sheet`` (RGB/RGBA) mapped onto the palette by nearest colour, no dithering."""
-        indexed = sheet.convert("RGB").quantize(palette=self._quantizer, dither=Image.Dither.NONE)
-        extrema = indexed.getextrema()
-        assert isinstance(extrema, tuple) and extrema[1] < len(self.colours)  # type: ignore[operator]
-        return indexed
+        """``sheet`` (RGB/RGBA) mapped onto the palette by nearest colour, no dithering.
+
+        Done here rather than by Pillow's quantizer, which matches colours at reduced
+        precision and can send a flat background to a neighbouring dark colour."""
+        pixels = np.asarray(sheet.convert("RGB")).astype(np.int32)
+        packed = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+        unique, inverse = np.unique(packed, return_inverse=True)
+        rgb = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=-1)
+        palette = np.array(self.colours, dtype=np.int32)
+        distance = ((rgb[:, None, :] - palette[None, :, :]) ** 2).sum(axis=-1)
+        nearest = distance.argmin(axis=1).astype(np.uint8)
+        indices = nearest[inverse].reshape(packed.shape)
+        return Image.frombytes("P", sheet.size, indices.tobytes())
 
 
 def _p_image(size: tuple[int, int], data: bytes) -> Image.Image:
@@ -111,7 +121,7 @@ def _colour_line(
         composed.paste(text_line.colour, (0, 0), text_line.colour)
     small = composed.quantize(colors=COLOUR_GLYPH_COLOURS, method=Image.Quantize.MEDIANCUT)
     flat = small.getpalette() or []
-    used = max(small.getdata()) + 1  # type: ignore[type-var,operator]
+    used = max(small.tobytes()) + 1
     palette = tuple((flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in range(used))
     return small.tobytes(), small.size, palette
 
@@ -172,7 +182,7 @@ class IndexedCanvas:
         if offset + len(colours) > 256:
             # No room left this render: nearest colours of the fixed palette instead.
             composed = Image.new("RGB", box)
-            composed.putdata([colours[i] for i in data])
+            composed.putdata([colours[i] for i in data])  # type: ignore[arg-type]
             return self.palette.index(composed)
         self._extra.extend(colours)
         table = bytes((offset + i) % 256 for i in range(256))

@@ -13,7 +13,7 @@ RGB = tuple[int, int, int]
 BACKGROUND: RGB = (30, 31, 36)  # the card
 SURFACE: RGB = (46, 48, 56)  # panels, trays, bars
 RAISED: RGB = (62, 65, 76)  # tracks, chips on a panel
-OUTLINE: RGB = (128, 132, 146)  # empty slots and hairlines: a cue (3:1 on SURFACE)
+OUTLINE: RGB = (146, 150, 164)  # empty slots and hairlines: a cue (3:1 on RAISED)
 
 # Ink.
 TEXT: RGB = (242, 243, 245)

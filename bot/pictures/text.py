@@ -370,6 +370,29 @@ def fit(text: str, size: int, max_width: float, weight: Weight = "regular") -> s
     return "".join(parts[:low]).rstrip() + ELLIPSIS
 
 
+def wrap(
+    text: str, size: int, max_width: float, weight: Weight = "regular", max_lines: int = 2
+) -> list[str]:
+    """``text`` broken at spaces into lines at most ``max_width`` wide; the last line
+    allowed is shortened with "…" when the text does not fit."""
+    lines: list[str] = []
+    current = ""
+    words = text.split()
+    for index, word in enumerate(words):
+        candidate = f"{current} {word}".strip()
+        if line(candidate, size, weight).width <= max_width or not current:
+            current = candidate
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines - 1:
+            current = " ".join(words[index:])
+            break
+    if current:
+        lines.append(fit(current, size, max_width, weight))
+    return lines[:max_lines]
+
+
 # ---------------------------------------------------------------------------------------
 # Placing lines, and recording what was drawn
 # ---------------------------------------------------------------------------------------

@@ -128,7 +128,7 @@ def test_the_last_placed_die_has_a_ring() -> None:
     boards = [[[3], [], []], [[], [5, 1], []]]
     last = {"player": 1, "column": 1, "face": 1, "removed": []}
     image = picture(position(boards, last_move=last))
-    assert near(ring_pixel(image, 1, 1, 1), palette.TEXT, 16)
+    assert near(ring_pixel(image, 1, 1, 1), palette.ACCENT, 16)
     assert near(ring_pixel(image, 1, 1, 0), palette.DIE_FACE)
     assert near(ring_pixel(image, 0, 0, 0), palette.DIE_FACE)
 
