@@ -59,7 +59,6 @@ DIE_EMOJI = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 COUNT_WORDS = {1: "a", 2: "two", 3: "three"}
 
 
-
 @dataclass(frozen=True)
 class Player:
     """Who sits in one seat, as the message shows them."""
@@ -388,5 +387,3 @@ def _draw_panel(image: Image.Image, view: Mapping[str, Any], players: Sequence[P
         for index, line in enumerate(lines):
             colour = REMOVED if index == 2 else MUTED
             _text(image, centre, HEIGHT - MARGIN - 70 + index * 20, line, 14, colour)
-
-
