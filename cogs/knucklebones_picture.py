@@ -229,14 +229,20 @@ def _rounded(
 
 
 def _supersampled(draw_at: Any) -> Image.Image:
-    """An RGB picture of the whole board drawn by ``draw_at(draw, scale)`` at 4x, reduced."""
+    """An RGB picture of the whole board drawn by ``draw_at(draw, scale)`` at 4x."""
     scale = SUPERSAMPLE
     big = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), colours.BACKGROUND)
     draw_at(ImageDraw.Draw(big), scale)
-    return big.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+    return big
 
 
+@cache
 def _base_rgb() -> Image.Image:
+    return _base_big().resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
+
+
+@cache
+def _base_big() -> Image.Image:
     def draw_at(draw: ImageDraw.ImageDraw, s: int) -> None:
         def box(b: tuple[float, float, float, float]) -> tuple[float, ...]:
             return tuple(v * s for v in b)
@@ -265,17 +271,16 @@ def _frame_rgb(box: tuple[int, int, int, int], colour: colours.RGB, radius: int)
     """A 3 px frame around ``box`` (for the player to move, the winner, a knocked column),
     drawn over the base so it anti-aliases against what is really there."""
 
-    def draw_at(draw: ImageDraw.ImageDraw, s: int) -> None:
-        draw.rounded_rectangle(
-            tuple(v * s for v in box), radius=radius * s, outline=colour, width=3 * s
-        )
-
     scale = SUPERSAMPLE
-    big = _base_rgb().resize((WIDTH * scale, HEIGHT * scale), Image.Resampling.NEAREST)
-    draw_at(ImageDraw.Draw(big), scale)
-    framed = big.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
     left, top, right, bottom = box
-    return framed.crop((left - 2, top - 2, right + 3, bottom + 3))
+    area = (left - 2, top - 2, right + 3, bottom + 3)
+    big = _base_big().crop(tuple(v * scale for v in area))
+    ImageDraw.Draw(big).rounded_rectangle(
+        ((left - area[0]) * scale, (top - area[1]) * scale,
+         (right - area[0]) * scale, (bottom - area[1]) * scale),
+        radius=radius * scale, outline=colour, width=3 * scale,
+    )  # fmt: skip
+    return big.resize((area[2] - area[0], area[3] - area[1]), Image.Resampling.LANCZOS)
 
 
 def _frames_rgb() -> dict[tuple[Any, ...], Image.Image]:

@@ -80,6 +80,14 @@ def render_board(view: Mapping[str, Any], players: Sequence[Player]) -> Picture:
     return knucklebones_picture.render_board(view, [player.name for player in players])
 
 
+def warm_up() -> None:
+    """Draw the sprites, palette and fonts the board needs (about half a second, once per
+    process): call it on the render thread at start-up so no player's first move waits."""
+    knucklebones_picture.sprites()
+    for size in (knucklebones_picture.NAME_SIZE, knucklebones_picture.LABEL_SIZE):
+        knucklebones_picture.pictures_text.line("Warm-up", size, "bold")
+
+
 def render_board_png(view: Mapping[str, Any], players: Sequence[Player]) -> bytes:
     return render_board(view, players).png
 

@@ -250,9 +250,19 @@ def visual_order(found: list[Run]) -> list[Run]:
 # ---------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=256)
+_fonts = threading.local()
+
+
 def font(path: Path, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.RAQM)
+    """A font object for this thread: FreeType faces must not be used by two threads at
+    once, and renders may run on more than one worker thread."""
+    loaded: dict[tuple[Path, int], ImageFont.FreeTypeFont] | None = getattr(_fonts, "loaded", None)
+    if loaded is None:
+        loaded = _fonts.loaded = {}
+    key = (path, size)
+    if key not in loaded:
+        loaded[key] = ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.RAQM)
+    return loaded[key]
 
 
 @dataclass(frozen=True)
