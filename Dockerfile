@@ -7,6 +7,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# Pillow's wheels shape Arabic and Indic names with Raqm, which loads FriBiDi from the
+# system when it runs; the slim image lacks it (pictures would then fall back, unshaped).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies from the lock file alone (--no-deps: nothing outside it can come in), in a
 # layer of their own that stays cached while only the code changes. Two builds a month
 # apart install the same versions; the base image still takes Debian's security updates.

@@ -44,6 +44,7 @@ async def shown_reference(alice: Player) -> str:
     return match.group(1)
 
 
+@pytest.mark.logs_errors  # the odds computation raises on purpose
 @pytest.mark.usefixtures("restore_root_logging")
 async def test_a_json_error_line_carries_the_reference_the_player_saw(
     running_bot: DiceBot,
@@ -66,6 +67,7 @@ async def test_a_json_error_line_carries_the_reference_the_player_saw(
     assert TOKEN not in stream.getvalue() and "Bot [token]" in error["traceback"]
 
 
+@pytest.mark.logs_errors  # the odds computation raises on purpose
 @pytest.mark.usefixtures("restore_root_logging")
 async def test_a_text_error_line_carries_the_reference_the_player_saw(
     running_bot: DiceBot,

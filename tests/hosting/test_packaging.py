@@ -223,6 +223,14 @@ def test_the_image_installs_exactly_the_lock_file() -> None:
     assert install_lock < first_code
 
 
+def test_the_image_has_what_the_pictures_load_at_run_time() -> None:
+    """The pictures ask Pillow for Raqm layout, which needs the system's FriBiDi."""
+    pictures = (PROJECT / "bot" / "pictures" / "text.py").read_text()
+    assert "Layout.RAQM" in pictures
+    run = " ".join(a for k, a in dockerfile_instructions() if k == "RUN")
+    assert "apt-get install -y --no-install-recommends libfribidi0" in run
+
+
 def test_the_healthcheck_and_the_command_exist() -> None:
     healthcheck = only("HEALTHCHECK")
     assert "--start-period=60s" in healthcheck
