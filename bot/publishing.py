@@ -76,6 +76,10 @@ FORCE_COOLDOWN_SECONDS = 5.0
 ShowInAnswer = Callable[[Answer, Session, list[Any]], Awaitable[None]]
 
 
+class _AnswerUnderWay(Exception):
+    """A press is showing the session in its own answer right now."""
+
+
 @dataclass
 class _Later(Exception):
     """The show failed; try again later (``guild_id``: when permissions change)."""
@@ -347,6 +351,10 @@ class Publisher:
                 try:
                     async with self._lock(session_id):
                         changed = await self._publish_once(session_id, force)
+                except _AnswerUnderWay:
+                    if force:
+                        self._forced.add(session_id)
+                    continue  # the loop waits for the answer, then looks again
                 except Exception as error:
                     later = error if isinstance(error, _Later) else self._unexpected(session_id)
                     failures += 1
@@ -424,6 +432,10 @@ class Publisher:
         self._closed_dms[session.id] = closed
         if self._known_shown(session) >= session.version and not force:
             return False
+        if self._answering.get(session_id):
+            # A press is about to show this version in its own answer (it committed after
+            # registering): let it, rather than edit the same message twice.
+            raise _AnswerUnderWay()
         if session.message_id is None and not self._may_post(session):
             wait = session.created_at + ORPHAN_GRACE_SECONDS - self.clock.now()
             raise _Later("the first message may still be on its way", delay=max(wait, 0.1))
