@@ -14,14 +14,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for, watch
 from bot.challenges import ChallengeButton
 from bot.clock import Clock
 from bot.config import Settings
 from bot.deadlines import DeadlineRunner
-from bot.edits import CoalescingEditor
-from bot.games import Outcome, Session
+from bot.games import Session
 from bot.guild_settings import GuildSettings
-from bot.replies import DM_CLOSED, reply_ephemeral, report_error
+from bot.publication_store import PublicationStore
+from bot.publishing import Publisher
+from bot.replies import DM_CLOSED, InvalidOption, report_error
 from bot.sessions import SeedSource, SessionService
 from bot.storage import Database
 
@@ -47,10 +49,49 @@ DM_CHANNEL_CACHE_SIZE = 10_000
 
 
 class DiceTree(app_commands.CommandTree["DiceBot"]):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # The Discord client keeps options inside their choices and ranges, but the API
+        # accepts anything: check every option before a command can act on it.
+        command = interaction.command
+        if isinstance(command, app_commands.Command):
+            check_options(command, interaction.namespace)
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
+
+
+def check_options(
+    command: app_commands.Command[Any, ..., Any], given: app_commands.Namespace
+) -> None:
+    """Raise InvalidOption for a value outside its option's choices, range or length."""
+    for parameter in command.parameters:
+        value = getattr(given, parameter.display_name, None)
+        if value is None:
+            continue
+        name = parameter.display_name
+        if parameter.choices and value not in [choice.value for choice in parameter.choices]:
+            names = ", ".join(f"`{choice.name}`" for choice in parameter.choices)
+            raise InvalidOption(f"`{name}` must be one of {names}.")
+        numeric = parameter.type in (
+            discord.AppCommandOptionType.integer,
+            discord.AppCommandOptionType.number,
+        )
+        if numeric and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise InvalidOption(f"`{name}` must be a number.")
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            continue
+        # For a string option discord.py keeps its length limits in min/max_value.
+        low, high = parameter.min_value, parameter.max_value
+        if isinstance(value, str):
+            size = len(value)
+            if (low is not None and size < low) or (high is not None and size > high):
+                raise InvalidOption(f"`{name}` must be {low or 0} to {high} characters long.")
+            continue
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise InvalidOption(f"`{name}` must be between {low} and {high}.")
 
 
 def _custom_id(interaction: discord.Interaction) -> str:
@@ -84,8 +125,11 @@ class DiceBot(commands.AutoShardedBot):
         self.sessions = SessionService(
             self.db, self.clock, GuildSettings.from_settings(settings), SeedSource(seed)
         )
-        self.deadlines = DeadlineRunner(self.sessions, self.clock, self.publish)
-        self.editor = CoalescingEditor()
+        self.deadlines = DeadlineRunner(self.sessions, self.clock)
+        self.publisher = Publisher(self, PublicationStore(self.db), self.clock)
+        self.sessions.on_commit(self.publisher.committed)
+        # Each interaction's watchdog (see bot.answers), cancelled at shutdown.
+        self._watchdogs: set[asyncio.Task[None]] = set()
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
         self._dm_channels: dict[int, int] = {}
@@ -100,6 +144,8 @@ class DiceBot(commands.AutoShardedBot):
         self.register_components(ChallengeButton)
         for name in discover_cogs():
             await self.load_extension(name)
+        # Before anything else moves: game messages a crash or an outage left behind.
+        await self.publisher.start()
         self.deadlines.start()
         await self.sync_commands()
 
@@ -128,6 +174,14 @@ class DiceBot(commands.AutoShardedBot):
     # -- interactions ---------------------------------------------------------------------
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type in (
+            discord.InteractionType.application_command,
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,
+        ):
+            watchdog = asyncio.create_task(watch(interaction), name="interaction-watchdog")
+            self._watchdogs.add(watchdog)
+            watchdog.add_done_callback(self._watchdogs.discard)
         if interaction.type == discord.InteractionType.component:
             custom_id = _custom_id(interaction)
             if not any(p.fullmatch(custom_id) for p in self._component_patterns):
@@ -146,18 +200,23 @@ class DiceBot(commands.AutoShardedBot):
             await self._answer_stale(interaction)
 
     async def _answer_stale(self, interaction: discord.Interaction) -> None:
-        try:
-            await reply_ephemeral(interaction, STALE_CONTROL)
-        except discord.HTTPException as error:
-            log.debug("could not answer a stale control: %s", error.status)
+        await answer_for(interaction).send(STALE_CONTROL)
 
-    # -- after a commit -------------------------------------------------------------------
+    # -- what the gateway tells us about messages we show --------------------------------
 
-    async def publish(self, outcome: Outcome) -> None:
-        """Show an outcome nobody's interaction is waiting for (timeouts, AI moves)."""
-        handler = self.sessions.handlers.get(outcome.session.game)
-        if handler is not None:
-            await handler.publish(outcome)
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        # Permissions may be back: retry game messages a missing permission held up.
+        self.publisher.permissions_changed(after.guild.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.publisher.permissions_changed(after.guild.id)
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self.publisher.message_deleted(payload.message_id)
+
+    # -- Discord requests the games make --------------------------------------------------
 
     async def edit_public_message(self, session: Session, **fields: Any) -> None:
         """Edit a game's public message with the bot token (channel endpoint), which keeps
@@ -218,8 +277,10 @@ class DiceBot(commands.AutoShardedBot):
         # their transaction and their answer (they need the HTTP session and the
         # database), then close Discord, then the database.
         await self.deadlines.stop()
+        for watchdog in list(self._watchdogs):
+            watchdog.cancel()
         await self._wait_for_handlers()
-        await self.editor.close()
+        await self.publisher.close()
         await super().close()
         await self.db.close()
 

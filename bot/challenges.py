@@ -11,14 +11,18 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import NotYourGame
-from bot.games import Deadline, Seat, Step, StepContext
+from bot.answers import answer_for
+from bot.errors import NotYourGame, StaleControl, UserError
+from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
 from bot.replies import Guarded
 from game_core.errors import IllegalMove
+
+if TYPE_CHECKING:
+    from bot.app import DiceBot
 
 CHALLENGE_ACTIONS = frozenset({"accept", "decline", "expire"})
 
@@ -81,6 +85,30 @@ def challenge_step(ctx: StepContext, action: dict[str, Any], start: StartGame) -
     return step
 
 
+ANSWERED_ALREADY = "That challenge has been answered already: the game is on, on the same message."
+
+
+def refuse_answered_challenge(ctx: StepContext, action: dict[str, Any]) -> None:
+    """In a started game, an Accept or Decline from a player comes from a message that is
+    behind (or a double press): say so rather than "not a move"."""
+    if ctx.actor_id is not None and action.get("type") in CHALLENGE_ACTIONS:
+        raise StaleControl(ANSWERED_ALREADY)
+
+
+async def act_on_challenge(
+    bot: DiceBot, session: Session, user_id: int, kind: str, command: str
+) -> Outcome:
+    """Withdraw or decline a challenge from a command. If it was accepted a moment ago,
+    say so: the player asked to call off a challenge, not to lose a game."""
+    try:
+        return await bot.sessions.act(session.id, user_id, {"type": kind})
+    except StaleControl as error:
+        raise UserError(
+            f"The challenge was accepted a moment ago, so the game is on. Use `/{command} "
+            "forfeit` again if you want to give the game up."
+        ) from error
+
+
 def challenge_message_text(
     game_title: str, challenger_id: int, opponent_id: int, expires_at: float, details: str = ""
 ) -> str:
@@ -125,28 +153,31 @@ class ChallengeButton(
 
         client = interaction.client
         assert isinstance(client, DiceBot)
-        outcome = await client.sessions.act(
-            self.session_id, interaction.user.id, {"type": self.choice}
-        )
-        # Acknowledge at once; the game's own renderer edits the public message.
-        await interaction.response.defer()
-        await client.publish(outcome)
-        if self.choice == "accept" and outcome.session.is_open:
-            await _tell_the_challenger(interaction, outcome.previous.state)
+        async with client.publisher.answering(self.session_id) as show:
+            outcome = await client.sessions.act(
+                self.session_id,
+                interaction.user.id,
+                {"type": self.choice},
+                on_message=None if interaction.message is None else interaction.message.id,
+            )
+            # The answer turns the challenge into the game (or its refusal) in place.
+            await show(answer_for(interaction), outcome.session, outcome.events)
 
 
-async def _tell_the_challenger(interaction: discord.Interaction, state: dict[str, Any]) -> None:
-    """Ping the challenger: the board edit that shows the game started notifies nobody, and
-    they may be the one to move first."""
-    challenger = state["challenge"]["challenger"]
-    try:
-        await interaction.followup.send(
-            f"<@{challenger}>, {interaction.user.mention} accepted your challenge: the game is on.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(challenger)]),
-        )
-    except discord.HTTPException as error:
-        # The game has started and its message says so; a lost ping is not worth failing.
-        log.info("could not ping the challenger (HTTP %s)", error.status)
+async def ping_challenger(bot: DiceBot, outcome: Outcome) -> None:
+    """After an Accept, ping the challenger under the game: the edit that shows the game
+    started notifies nobody, and they may be the one to move first."""
+    if not any(event.get("type") == "challenge_accepted" for event in outcome.events):
+        return
+    challenge = outcome.previous.state.get("challenge") or {}
+    challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
+    if not isinstance(challenger, int):
+        return
+    await bot.ping_under_game(
+        outcome.session,
+        challenger,
+        f"<@{challenger}>, <@{opponent}> accepted your challenge: the game is on.",
+    )
 
 
 def challenge_view(session_id: int) -> discord.ui.View:

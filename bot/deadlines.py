@@ -3,7 +3,8 @@
 It sleeps until the earliest deadline (or until a move changes the deadlines), then
 applies it as an ordinary system action: the deadline row is deleted inside the same
 transaction as the move, so a crash can neither lose it nor fire it twice. Deadlines that
-passed while the bot was down fire as soon as the loop starts.
+passed while the bot was down fire as soon as the loop starts. What a fired deadline did is
+shown by the publisher, which the session service tells of every commit.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
 from bot.errors import UserError
-from bot.games import Outcome
 from bot.sessions import DeadlineGone, SessionService
 from bot.storage import StorageUnavailable
 from game_core.errors import IllegalMove
@@ -27,17 +26,13 @@ log = logging.getLogger(__name__)
 MAX_SLEEP_SECONDS = 30.0
 RETRY_AFTER_STORAGE_ERROR = 1.0
 
-Publisher = Callable[[Outcome], Awaitable[None]]
-
 
 class DeadlineRunner:
-    def __init__(self, service: SessionService, clock: Clock, publish: Publisher) -> None:
+    def __init__(self, service: SessionService, clock: Clock) -> None:
         self.service = service
         self.clock = clock
-        self.publish = publish
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._publishing: set[asyncio.Task[None]] = set()
         self.fired = 0
         # When the loop plans to wake next. While it reads (and while it has nothing to
         # wait for) it is +inf, so any new timer wakes it.
@@ -63,8 +58,6 @@ class DeadlineRunner:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._publishing:
-            await asyncio.gather(*self._publishing, return_exceptions=True)
 
     async def _run(self) -> None:
         while True:
@@ -102,9 +95,7 @@ class DeadlineRunner:
 
     async def _fire(self, deadline_id: int, session_id: int, action: dict[str, object]) -> None:
         try:
-            outcome = await self.service.act(
-                session_id, None, dict(action), deadline_id=deadline_id
-            )
+            await self.service.act(session_id, None, dict(action), deadline_id=deadline_id)
         except DeadlineGone:
             return
         except (IllegalMove, UserError) as error:
@@ -121,13 +112,3 @@ class DeadlineRunner:
             await self.service.drop_deadline(deadline_id)
             return
         self.fired += 1
-        # Publishing talks to Discord; it must not hold up the next deadline.
-        task = asyncio.create_task(self._publish(outcome))
-        self._publishing.add(task)
-        task.add_done_callback(self._publishing.discard)
-
-    async def _publish(self, outcome: Outcome) -> None:
-        try:
-            await self.publish(outcome)
-        except Exception:
-            log.exception("publishing session %s after a deadline failed", outcome.session.id)

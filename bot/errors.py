@@ -52,3 +52,20 @@ class DatabaseUnavailable(UserError):
             "The game database is busy or unavailable right now, so nothing was changed. "
             "Please try again in a moment."
         )
+
+
+class StaleControl(UserError):
+    """A press on controls for a turn or round that is over: the message it is on is
+    behind, so the publisher is asked to bring it up to date."""
+
+
+class WrongMessage(UserError):
+    """A game's control pressed on a message that is not that game's message (a forged or
+    copied custom_id): nothing is applied."""
+
+    def __init__(self, link: str | None = None) -> None:
+        where = f" The game is here: {link}" if link else ""
+        super().__init__(
+            "That button does not belong to this message, so nothing was done. Use the "
+            f"buttons on the game's own message.{where}"
+        )

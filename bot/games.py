@@ -1,9 +1,11 @@
-"""The small per-game interface the session service drives.
+"""The small per-game interface the session service and the publisher drive.
 
 A game's cog provides a ``GameHandler``: ``step`` turns one action into the next state
-inside the session's transaction (pure apart from the injected rng and time), and
-``publish`` shows an outcome in Discord after the commit (used for actions that no
-interaction is waiting on: timeouts, AI moves, warnings).
+inside the session's transaction (pure apart from the injected rng and time); ``render``
+turns a stored session into its public message and ``private_controls`` /
+``private_after`` say what each seat's private message (a DM) shows. The cog never sends,
+retries or tracks messages: ``bot.publishing.Publisher`` does, for every game. ``notify``
+sends the one-shot pings an outcome calls for (a turn warning, "you are the house").
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class Session:
     created_at: float
     updated_at: float
     seats: tuple[Seat, ...]
+    # The version the public message is known to show (-1: none yet).
+    shown_version: int = -1
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:
@@ -128,9 +132,54 @@ def cancel_reason(events: list[Event]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class ShowContext:
+    """What a render may use besides the stored session."""
+
+    # The events of the move that made the session's current version (what the last
+    # move did, why a game was cancelled); empty when unknown.
+    events: list[Event] = field(default_factory=list)
+    # Seats whose private controls could not be sent by DM (their DMs are closed).
+    dm_closed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class PrivateControls:
+    """The private message a seat needs now. ``key`` names what the controls are for (e.g.
+    ``"round:3"``): a new key means a new DM; the same key leaves the DM alone (the player
+    may be halfway through a choice on it)."""
+
+    key: str
+    fields: dict[str, Any]
+
+
+MessageFields = dict[str, Any]
+
+
 class GameHandler(Protocol):
     game: str
 
     def step(self, ctx: StepContext, action: dict[str, Any]) -> Step: ...
 
-    async def publish(self, outcome: Outcome) -> None: ...
+    async def render(self, session: Session, context: ShowContext) -> MessageFields:
+        """The public message for the stored session: ``content``, ``embed``, ``view``,
+        ``attachments`` as for an edit (None removes a part)."""
+        ...
+
+    def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
+        """The controls ``seat`` needs in private now, or None."""
+        ...
+
+    def private_after(self, session: Session, seat: int, key: str) -> MessageFields:
+        """What a private message sent for ``key`` shows once its controls are no longer
+        needed (locked in, round over, game over)."""
+        ...
+
+    async def notify(self, outcome: Outcome) -> None:
+        """One-shot pings after a commit (best effort: never retried)."""
+        ...
+
+    def gather_after(self, outcome: Outcome) -> float:
+        """Seconds to wait before showing ``outcome``, so that a burst of moves (bets,
+        joins) lands in one edit; 0 to show it at once."""
+        ...

@@ -152,4 +152,44 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE session_players ADD COLUMN has_left INTEGER NOT NULL DEFAULT 0;
         """,
     ),
+    (
+        4,
+        # What players see converges on what is stored (bot/publishing.py):
+        # - sessions.shown_version: the version the public message shows (-1: none yet).
+        #   Rows from before are taken as shown; the partial index finds the stale ones.
+        # - private_messages: each seat's private controls (a DM), which controls they are
+        #   (``key``, e.g. a round), whether the DM could not be sent (closed DMs), and a
+        #   signature of what the message shows now.
+        # - busy_players: one open game per player per channel, guaranteed by the primary
+        #   key instead of a check outside the transaction (two lobbies joined at once).
+        """
+        ALTER TABLE sessions ADD COLUMN shown_version INTEGER NOT NULL DEFAULT -1;
+        UPDATE sessions SET shown_version = version;
+        CREATE INDEX sessions_unshown ON sessions (id) WHERE shown_version < version;
+
+        CREATE TABLE private_messages (
+            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            channel_id INTEGER,
+            message_id INTEGER,
+            closed INTEGER NOT NULL DEFAULT 0,
+            shown TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (session_id, seat)
+        );
+
+        CREATE TABLE busy_players (
+            channel_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            PRIMARY KEY (channel_id, user_id)
+        );
+        CREATE INDEX busy_players_by_session ON busy_players (session_id);
+        INSERT INTO busy_players (channel_id, user_id, session_id)
+            SELECT s.channel_id, p.user_id, MIN(s.id)
+            FROM sessions s JOIN session_players p ON p.session_id = s.id
+            WHERE s.status IN ('pending', 'active') AND p.is_ai = 0 AND p.has_left = 0
+            GROUP BY s.channel_id, p.user_id;
+        """,
+    ),
 ]

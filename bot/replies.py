@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.errors import DatabaseUnavailable, UserError
+from bot.answers import answer_for
+from bot.errors import DatabaseUnavailable, StaleControl, UserError
 from bot.storage import StorageUnavailable
 from game_core.errors import IllegalMove
 
@@ -33,17 +35,25 @@ DMS_CLOSED_HELP = (
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """Send an ephemeral answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+    await answer_for(interaction).send(content, ephemeral=True, **kwargs)
+
+
+class InvalidOption(app_commands.CheckFailure):
+    """A command option outside what the command accepts (possible from a modified client)."""
 
 
 def known_error_message(error: BaseException) -> str | None:
     """The player-facing text of an expected error, or None for a real bug."""
+    if isinstance(error, app_commands.TransformerError) and isinstance(error.value, discord.User):
+        # A user option that must be a member, given someone who is not (a pasted id, a
+        # member who left).
+        return (
+            f"{discord.utils.escape_markdown(error.value.display_name)} isn't in this server, "
+            "so they can't play here."
+        )
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or error
-    if isinstance(error, UserError | IllegalMove):
+    if isinstance(error, UserError | IllegalMove | InvalidOption):
         return str(error)
     if isinstance(error, StorageUnavailable):
         return DatabaseUnavailable().message
@@ -83,18 +93,38 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = f"Something went wrong on my side (ref `{reference}`). Nothing was changed."
     else:
         log.debug("interaction %s refused: %s", interaction.id, type(error).__name__)
-    try:
-        await reply_ephemeral(interaction, message)
-    except discord.HTTPException as http_error:
-        log.warning("could not deliver an error message: %s", http_error.status)
+    await reply_ephemeral(interaction, message)
+
+
+# Every number in our custom_ids is a database id, a snowflake or a small count: all fit in
+# a signed 64-bit integer. A longer one can only be forged.
+MAX_ID = 2**63 - 1
+UNUSABLE_CONTROL = "That control is not one of mine, so nothing was done."
+
+
+def ids_in_range(interaction: discord.Interaction) -> bool:
+    data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+    custom_id = str(data.get("custom_id", ""))
+    return all(int(run) <= MAX_ID for run in re.findall(r"[0-9]+", custom_id))
 
 
 class Guarded:
     """Mixin for DynamicItems: the subclass's ``handle(interaction)`` does the work, and
-    every error it raises gets a clear answer instead of a silent failure."""
+    every error it raises gets a clear answer instead of a silent failure. A press on
+    controls that are over (``StaleControl``) also has the game's message brought up to
+    date: the player pressed it because it looked current."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not ids_in_range(interaction):
+            await reply_ephemeral(interaction, UNUSABLE_CONTROL)
+            return
         try:
             await self.handle(interaction)  # type: ignore[attr-defined]
+        except StaleControl as error:
+            session_id = getattr(self, "session_id", None)
+            publisher = getattr(interaction.client, "publisher", None)
+            if isinstance(session_id, int) and publisher is not None:
+                publisher.request(session_id, force=True)
+            await report_error(interaction, error)
         except Exception as error:
             await report_error(interaction, error)

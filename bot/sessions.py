@@ -26,6 +26,7 @@ from bot.errors import (
     GameOver,
     SessionChanged,
     SessionNotFound,
+    WrongMessage,
 )
 from bot.games import (
     OPEN_STATUSES,
@@ -84,6 +85,7 @@ class SessionService:
         self.handlers: dict[str, GameHandler] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._deadline_listeners: list[Callable[[float], None]] = []
+        self._commit_listeners: list[Callable[[Outcome], None]] = []
 
     # -- wiring ---------------------------------------------------------------------------
 
@@ -94,6 +96,19 @@ class SessionService:
         """``listener(due_at)`` is told the earliest due time of timers a commit added.
         (Removed timers need no news: the loop finds out when it next looks.)"""
         self._deadline_listeners.append(listener)
+
+    def on_commit(self, listener: Callable[[Outcome], None]) -> None:
+        """``listener(outcome)`` is told of every committed move or cancel, right after the
+        commit: the publisher shows it, whoever made it (a press, a timer, a command)."""
+        self._commit_listeners.append(listener)
+
+    def _notify_commit(self, outcome: Outcome) -> None:
+        for listener in self._commit_listeners:
+            try:
+                listener(outcome)
+            except Exception:
+                # The move is committed; a listener's bug must not turn it into an error.
+                log.exception("a commit listener failed for session %s", outcome.session.id)
 
     def _notify_deadlines(self, deadlines: Iterable[Deadline]) -> None:
         earliest = min((deadline.due_at for deadline in deadlines), default=None)
@@ -113,7 +128,7 @@ class SessionService:
 
     async def get(self, session_id: int) -> Session | None:
         async with self.db.read() as conn:
-            return await _load(conn, session_id)
+            return await load_session(conn, session_id)
 
     async def require(self, session_id: int) -> Session:
         session = await self.get(session_id)
@@ -164,21 +179,6 @@ class SessionService:
         now = self.clock.now()
         deadline_list = list(deadlines)
         async with self.db.transaction() as conn:
-            if exclusive:
-                for seat in seats:
-                    if seat.is_ai:
-                        continue
-                    busy = await _open_session_for(conn, seat.user_id, channel_id, None)
-                    if busy is not None:
-                        who = (
-                            "You already have"
-                            if seat.user_id == created_by
-                            else (f"{seat.display_name} already has")
-                        )
-                        raise AlreadyPlaying(
-                            f"{who} a game open in this channel ({busy.game}). Finish or "
-                            "forfeit it first, or play in another channel."
-                        )
             cursor = await conn.execute(
                 "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
                 " seed, created_by, created_at, updated_at)"
@@ -198,21 +198,34 @@ class SessionService:
             session_id = cursor.lastrowid
             assert session_id is not None
             await _write_seats(conn, session_id, seats)
+            if exclusive:
+                await _claim_channel(conn, session_id, channel_id, seats, created_by)
             await conn.execute(
                 "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
                 " VALUES (?, 0, ?, ?, ?, ?)",
                 (session_id, created_by, _dumps({"type": "create"}), _dumps(list(events)), now),
             )
             await _replace_deadlines(conn, session_id, deadline_list)
-            session = await _load(conn, session_id)
+            session = await load_session(conn, session_id)
         assert session is not None
         self._notify_deadlines(deadline_list)
         return session
 
-    async def set_message(self, session_id: int, message_id: int) -> None:
+    async def set_message(
+        self, session_id: int, message_id: int, shown_version: int | None = None
+    ) -> None:
+        """Remember the session's public message and, when given, the version it shows."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "UPDATE sessions SET message_id = ? WHERE id = ?", (message_id, session_id)
+                "UPDATE sessions SET message_id = ?,"
+                " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
+                " WHERE id = ?",
+                (
+                    message_id,
+                    shown_version if shown_version is not None else -1,
+                    shown_version if shown_version is not None else -1,
+                    session_id,
+                ),
             )
 
     async def act(
@@ -223,15 +236,17 @@ class SessionService:
         *,
         expected_version: int | None = None,
         deadline_id: int | None = None,
+        on_message: int | None = None,
     ) -> Outcome:
         """Apply one action as one transaction.
 
         Raises the handler's IllegalMove / UserError (nothing changed), SessionNotFound,
-        GameOver, SessionChanged (``expected_version`` was stale, or the row moved under us)
-        or DeadlineGone (``deadline_id`` no longer exists).
+        GameOver, SessionChanged (``expected_version`` was stale, or the row moved under us),
+        DeadlineGone (``deadline_id`` no longer exists) or WrongMessage (``on_message``, the
+        message a public control was pressed on, is not the session's message).
         """
         async with self._lock(session_id), self.db.transaction() as conn:
-            previous = await _load(conn, session_id)
+            previous = await load_session(conn, session_id)
             if previous is None:
                 raise SessionNotFound()
             if deadline_id is not None:
@@ -241,6 +256,12 @@ class SessionService:
                 )
                 if cursor.rowcount == 0:
                     raise DeadlineGone()
+            if (
+                on_message is not None
+                and previous.message_id is not None
+                and on_message != previous.message_id
+            ):
+                raise WrongMessage(message_link(previous))
             if previous.status not in OPEN_STATUSES:
                 raise GameOver()
             if expected_version is not None and expected_version != previous.version:
@@ -262,7 +283,7 @@ class SessionService:
         session = _saved(previous, step, now)
         if step.deadlines and session.status in OPEN_STATUSES:
             self._notify_deadlines(step.deadlines)
-        return Outcome(
+        outcome = Outcome(
             session=session,
             previous=previous,
             events=step.events,
@@ -270,6 +291,8 @@ class SessionService:
             actor_id=actor_id,
             result_id=result_id,
         )
+        self._notify_commit(outcome)
+        return outcome
 
     async def _save(
         self,
@@ -291,6 +314,10 @@ class SessionService:
         if step.seats is not None:
             await conn.execute("DELETE FROM session_players WHERE session_id = ?", (previous.id,))
             await _write_seats(conn, previous.id, step.seats)
+            if step.status in OPEN_STATUSES:
+                await _reclaim_channel(conn, previous, step.seats, actor_id)
+        if step.status not in OPEN_STATUSES:
+            await conn.execute("DELETE FROM busy_players WHERE session_id = ?", (previous.id,))
         await conn.execute(
             "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -315,7 +342,7 @@ class SessionService:
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""
         async with self._lock(session_id), self.db.transaction() as conn:
-            previous = await _load(conn, session_id)
+            previous = await load_session(conn, session_id)
             if previous is None:
                 raise SessionNotFound()
             if previous.status not in OPEN_STATUSES:
@@ -329,13 +356,15 @@ class SessionService:
             action = {"type": "cancel", "reason": reason}
             await self._save(conn, previous, step, actor_id, action, now)
         session = _saved(previous, step, now)
-        return Outcome(
+        outcome = Outcome(
             session=session,
             previous=previous,
             events=step.events,
             action=action,
             actor_id=actor_id,
         )
+        self._notify_commit(outcome)
+        return outcome
 
     # -- deadlines ------------------------------------------------------------------------
 
@@ -350,6 +379,15 @@ class SessionService:
     async def drop_deadline(self, deadline_id: int) -> None:
         async with self.db.transaction() as conn:
             await conn.execute("DELETE FROM deadlines WHERE id = ?", (deadline_id,))
+
+
+def message_link(session: Session) -> str | None:
+    """A link to the session's public message, if it has one."""
+    if session.message_id is None:
+        return None
+    return (
+        f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{session.message_id}"
+    )
 
 
 # -- row helpers ----------------------------------------------------------------------------
@@ -398,6 +436,59 @@ async def _write_seats(conn: aiosqlite.Connection, session_id: int, seats: Itera
     )
 
 
+def _playing(seats: Iterable[Seat]) -> dict[int, Seat]:
+    """The human seats that count as busy in the channel (not the AI, not those who left)."""
+    return {seat.user_id: seat for seat in seats if not seat.is_ai and not seat.has_left}
+
+
+async def _claim_channel(
+    conn: aiosqlite.Connection,
+    session_id: int,
+    channel_id: int,
+    seats: Iterable[Seat],
+    actor_id: int | None,
+) -> None:
+    """Mark the seats' players busy in the channel, or raise AlreadyPlaying. The primary key
+    of busy_players makes this hold however many lobbies are joined at the same moment."""
+    for user_id, seat in _playing(seats).items():
+        cursor = await conn.execute(
+            "INSERT INTO busy_players (channel_id, user_id, session_id) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (channel_id, user_id, session_id),
+        )
+        if cursor.rowcount == 1:
+            continue
+        rows = list(
+            await conn.execute_fetchall(
+                "SELECT s.game FROM busy_players b JOIN sessions s ON s.id = b.session_id"
+                " WHERE b.channel_id = ? AND b.user_id = ?",
+                (channel_id, user_id),
+            )
+        )
+        game = rows[0][0] if rows else "another game"
+        who = "You already have" if user_id == actor_id else f"{seat.display_name} already has"
+        raise AlreadyPlaying(
+            f"{who} a game open in this channel ({game}). Finish or forfeit it first, or play "
+            "in another channel."
+        )
+
+
+async def _reclaim_channel(
+    conn: aiosqlite.Connection, previous: Session, seats: Iterable[Seat], actor_id: int | None
+) -> None:
+    """The seats changed (a join, a leave): free those who left, claim those who came."""
+    before = _playing(previous.seats)
+    after = _playing(seats)
+    for user_id in before.keys() - after.keys():
+        await conn.execute(
+            "DELETE FROM busy_players WHERE channel_id = ? AND user_id = ? AND session_id = ?",
+            (previous.channel_id, user_id, previous.id),
+        )
+    arrived = [seat for user_id, seat in after.items() if user_id not in before]
+    if arrived:
+        await _claim_channel(conn, previous.id, previous.channel_id, arrived, actor_id)
+
+
 async def _replace_deadlines(
     conn: aiosqlite.Connection, session_id: int, deadlines: Sequence[Deadline]
 ) -> None:
@@ -408,7 +499,7 @@ async def _replace_deadlines(
     )
 
 
-async def _load(conn: aiosqlite.Connection, session_id: int) -> Session | None:
+async def load_session(conn: aiosqlite.Connection, session_id: int) -> Session | None:
     # execute_fetchall: one trip to the database thread per query instead of three
     # (execute, fetch, close); this runs inside every move's transaction.
     rows = list(await conn.execute_fetchall("SELECT * FROM sessions WHERE id = ?", (session_id,)))
@@ -433,6 +524,7 @@ async def _load(conn: aiosqlite.Connection, session_id: int) -> Session | None:
         created_by=row["created_by"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        shown_version=row["shown_version"],
         seats=tuple(
             Seat(
                 seat=r["seat"],
@@ -465,4 +557,4 @@ async def _open_session_for(
         sql += " AND s.game = ?"
         params += (game,)
     rows = list(await conn.execute_fetchall(sql + " ORDER BY s.id DESC LIMIT 1", params))
-    return await _load(conn, rows[0][0]) if rows else None
+    return await load_session(conn, rows[0][0]) if rows else None

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides
@@ -168,7 +169,7 @@ class ResetConfirmButton(
             raise NotYourGame("Only the admin who asked for this reset can answer it.")
         title = game_title(self.game)
         if self.choice == "no":
-            await interaction.response.edit_message(
+            await answer_for(interaction).update(
                 content=f"Nothing was changed: the {title} leaderboard stays as it was.",
                 view=None,
             )
@@ -177,7 +178,7 @@ class ResetConfirmButton(
         if self.game not in GAME_TITLES:
             raise UserError("That game does not exist any more: nothing was changed.")
         if bot.clock.now() - self.issued_at > CONFIRM_SECONDS:
-            await interaction.response.edit_message(
+            await answer_for(interaction).update(
                 content=(
                     "This confirmation expired, so nothing was changed. Run "
                     "`/dicebot reset-leaderboard` again if you still want the reset."
@@ -188,7 +189,7 @@ class ResetConfirmButton(
         assert interaction.guild_id is not None
         async with bot.db.transaction() as conn:
             cleared = await reset_leaderboard(conn, interaction.guild_id, self.game)
-        await interaction.response.edit_message(
+        await answer_for(interaction).update(
             content=(
                 f"🧹 The {title} leaderboard of this server was reset: {cleared} player"
                 f"{'s' if cleared != 1 else ''} cleared (ratings, records, streaks and "
@@ -219,7 +220,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
     @app_commands.guild_only()
     async def check(self, interaction: discord.Interaction) -> None:
         # Answer first (inside Discord's 3 seconds), then try the DM.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await answer_for(interaction).defer()
         lines = []
         missing = missing_channel_permissions(interaction.app_permissions)
         if missing:
@@ -237,7 +238,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             lines.append("❌ " + DMS_CLOSED_HELP)
         else:
             lines.append("✅ I can DM you, so secret moves will reach you privately.")
-        await interaction.followup.send("\n".join(lines), ephemeral=True)
+        await answer_for(interaction).send("\n".join(lines))
 
     @app_commands.command(
         name="settings", description="View or change this server's game timers (Manage Server)."
@@ -282,7 +283,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         if not changes:
             current = await self.bot.sessions.guild_settings(interaction.guild_id)
             note = "Nothing changed. Give an option to change it."
-            await interaction.response.send_message(
+            await answer_for(interaction).send(
                 embed=settings_embed(current, defaults, note), ephemeral=True
             )
             return
@@ -297,7 +298,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             f"{FIELD_LABELS[field]} → {setting_value_text(field, value)}"
             for field, value in changes.items()
         )
-        await interaction.response.send_message(
+        await answer_for(interaction).send(
             embed=settings_embed(current, defaults, f"✅ Saved: {changed}."), ephemeral=True
         )
 
@@ -316,7 +317,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         assert interaction.guild_id is not None and interaction.channel_id is not None
         channel_id = channel.id if channel is not None else interaction.channel_id
         # Editing each game's message comes after the answer, which only needs the database.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await answer_for(interaction).defer()
         rows = await self.bot.db.fetch_all(
             "SELECT id FROM sessions WHERE channel_id = ? AND guild_id = ?"
             " AND status IN ('pending', 'active') ORDER BY id",
@@ -334,7 +335,6 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                 "the AI" if seat.is_ai else f"<@{seat.user_id}>" for seat in outcome.session.seats
             )
             stopped.append(f"{game_title(outcome.session.game)} ({players})")
-            await self.bot.publish(outcome)
         if not stopped:
             text = f"There is no open game in <#{channel_id}>: nothing to stop."
         else:
@@ -342,9 +342,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                 f"🛑 Stopped {len(stopped)} game{'s' if len(stopped) != 1 else ''} in "
                 f"<#{channel_id}>: " + "; ".join(stopped) + ". No results were recorded."
             )
-        await interaction.followup.send(
-            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await answer_for(interaction).send(text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(
         name="reset-leaderboard",
@@ -361,7 +359,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         title = game_title(game)
         issued_at = int(self.bot.clock.now())
         view = reset_view(game, interaction.user.id, issued_at)
-        await interaction.response.send_message(
+        await answer_for(interaction).send(
             f"⚠️ Reset the **{title}** leaderboard of this server? Every player's {title} "
             "rating, record, streaks and favourite picks here are cleared for good; finished "
             f"games stay in `/history`. This confirmation expires in "

@@ -12,8 +12,6 @@ Components (prefix ``dm:``; the draft is the player's current, unconfirmed pick)
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 import re
 from collections.abc import Sequence
@@ -43,7 +41,6 @@ from cogs.secret_duel import (
     controls_intro,
     forfeit_game,
     open_controls,
-    resume_open_games,
     start_challenge,
     start_vs_ai,
     update_draft,
@@ -340,26 +337,24 @@ class Diceman(
         self.bot = bot
         self.rules = DicemanGame()
         self.handler = SecretDuelHandler(bot, self.rules)
-        self._resume: asyncio.Task[None] | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self.handler)
         self.bot.register_components(*COMPONENTS)
-        self._resume = asyncio.create_task(resume_open_games(self.bot, self.handler))
 
-    async def cog_unload(self) -> None:
-        if self._resume is not None:
-            self._resume.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._resume
-
-    @app_commands.command(name="challenge", description="Challenge someone to a Diceman duel.")
+    @app_commands.command(
+        name="challenge",
+        description="Challenge someone to a Diceman duel.",
+        extras={"public": True},
+    )
     @app_commands.describe(opponent="The player you want to duel")
     async def challenge(self, interaction: discord.Interaction, opponent: discord.Member) -> None:
         await start_challenge(self.bot, self.handler, interaction, opponent, {})
 
-    @app_commands.command(name="ai", description="Play Diceman against me.")
+    @app_commands.command(
+        name="ai", description="Play Diceman against me.", extras={"public": True}
+    )
     async def ai(self, interaction: discord.Interaction) -> None:
         await start_vs_ai(self.bot, self.handler, interaction, {})
 

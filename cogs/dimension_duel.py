@@ -14,8 +14,6 @@ extremities), function ``b`` bluff, ``d`` disruptor, ``a`` delayed attack, ``f``
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 import re
 from collections.abc import Sequence
@@ -47,7 +45,6 @@ from cogs.secret_duel import (
     forfeit_game,
     open_controls,
     press_roll,
-    resume_open_games,
     start_challenge,
     start_vs_ai,
     update_draft,
@@ -494,21 +491,17 @@ class DimensionDuel(
         self.bot = bot
         self.rules = DimensionDuelGame()
         self.handler = SecretDuelHandler(bot, self.rules)
-        self._resume: asyncio.Task[None] | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self.handler)
         self.bot.register_components(*COMPONENTS)
-        self._resume = asyncio.create_task(resume_open_games(self.bot, self.handler))
 
-    async def cog_unload(self) -> None:
-        if self._resume is not None:
-            self._resume.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._resume
-
-    @app_commands.command(name="challenge", description="Challenge someone to a Dimension Duel.")
+    @app_commands.command(
+        name="challenge",
+        description="Challenge someone to a Dimension Duel.",
+        extras={"public": True},
+    )
     @app_commands.describe(
         opponent="The player you want to duel",
         mode="tactical: secret choices (default); classic: the dice choose everything",
@@ -525,7 +518,9 @@ class DimensionDuel(
             self.bot, self.handler, interaction, opponent, {"mode": mode, "hp": int(hp)}
         )
 
-    @app_commands.command(name="ai", description="Play a Dimension Duel against me.")
+    @app_commands.command(
+        name="ai", description="Play a Dimension Duel against me.", extras={"public": True}
+    )
     @app_commands.describe(
         mode="tactical: secret choices (default); classic: the dice choose everything",
         hp="Starting hit points for both (10 to 150, default 75)",

@@ -30,19 +30,35 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel, Field
 
+from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.challenges import (
+    act_on_challenge,
     challenge_deadlines,
     challenge_message_text,
     challenge_state,
     challenge_step,
     challenge_view,
     is_challenge,
+    ping_challenger,
+    refuse_answered_challenge,
 )
-from bot.errors import NotYourGame, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext, cancel_reason
+from bot.errors import NotYourGame, StaleControl, UserError
+from bot.games import (
+    Deadline,
+    MessageFields,
+    Outcome,
+    PrivateControls,
+    Seat,
+    Session,
+    ShowContext,
+    Step,
+    StepContext,
+    cancel_reason,
+)
 from bot.guild_settings import GuildSettings
 from bot.replies import Guarded
+from bot.text import escape
 from cogs import knucklebones_render as render
 from game_core import knucklebones as kb
 from game_core.ai import knucklebones as kb_ai
@@ -168,16 +184,6 @@ def players_of(session: Session) -> list[render.Player]:
     ]
 
 
-def as_new_message(fields: dict[str, Any]) -> dict[str, Any]:
-    """Edit fields (``attachments``, ``None`` meaning "remove") as arguments for sending a
-    new message, where files are ``files`` and an absent part is simply left out."""
-    sent = {k: v for k, v in fields.items() if v is not None and k != "attachments"}
-    files = [item for item in fields.get("attachments", []) if isinstance(item, discord.File)]
-    if files:
-        sent["files"] = files
-    return sent
-
-
 # ---------------------------------------------------------------------------------------
 # The session handler's step (pure: state, action, injected rng and time)
 # ---------------------------------------------------------------------------------------
@@ -187,6 +193,7 @@ def step_action(ctx: StepContext, action: dict[str, Any]) -> Step:
     """The handler's ``step``: one action on a Knucklebones session (see the module doc)."""
     if is_challenge(ctx.session.state):
         return challenge_step(ctx, action, _start_from_challenge)
+    refuse_answered_challenge(ctx, action)
     table = Table.model_validate(ctx.session.state)
     kind = action.get("type")
     if kind == "place":
@@ -229,7 +236,7 @@ def _place(ctx: StepContext, table: Table, action: dict[str, Any]) -> Step:
         )
     engine = table.engine
     if action.get("turn") != engine.turn or engine.phase == "finished":
-        raise UserError(BOARD_MOVED_ON.format(turn=engine.turn))
+        raise StaleControl(BOARD_MOVED_ON.format(turn=engine.turn))
     if seat != engine.current_player:
         mover = ctx.session.user_of(engine.current_player).display_name
         raise NotYourGame(f"It is not your turn: {mover} is placing a die right now.")
@@ -347,23 +354,16 @@ class ColumnButton(
     async def handle(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, DiceBot)
-        cog = client.get_cog(KnucklebonesCog.__cog_name__)
-        assert isinstance(cog, KnucklebonesCog)
-        outcome = await client.sessions.act(
-            self.session_id,
-            interaction.user.id,
-            {"type": "place", "column": self.column, "turn": self.turn},
-        )
-        # The move is committed: answer by editing the board in place (inside 3 s), then
-        # make sure a faster system move (the AI) did not get overwritten by this edit.
-        try:
-            await interaction.response.edit_message(**await cog.message_fields(outcome.session))
-        except discord.HTTPException:
-            # The move stands whatever happened to the answer: show it with the bot token.
-            cog.refresh(outcome.session, outcome.events)
-            raise
-        await cog.catch_up(outcome.session)
-        await cog.retire_warning(outcome.session.id)
+        async with client.publisher.answering(self.session_id) as show:
+            outcome = await client.sessions.act(
+                self.session_id,
+                interaction.user.id,
+                {"type": "place", "column": self.column, "turn": self.turn},
+                on_message=None if interaction.message is None else interaction.message.id,
+            )
+            # The move is committed: the answer edits the board in place; if Discord loses
+            # it, the publisher edits the board instead.
+            await show(answer_for(interaction), outcome.session, outcome.events)
 
 
 def board_view(session_id: int, view: dict[str, Any], mover_is_ai: bool) -> discord.ui.View | None:
@@ -408,12 +408,13 @@ class KnucklebonesCog(
         self.bot.register_components(ColumnButton)
 
     async def cog_unload(self) -> None:
-        # The bot flushes pending board edits before it unloads cogs.
         self._renderer.shutdown(wait=False, cancel_futures=True)
 
     # -- commands -------------------------------------------------------------------------
 
-    @app_commands.command(name="challenge", description="Challenge someone to Knucklebones.")
+    @app_commands.command(
+        name="challenge", description="Challenge someone to Knucklebones.", extras={"public": True}
+    )
     @app_commands.describe(
         opponent="Who you want to play against.",
         first="Who moves first: a coin flip (default), you, or your opponent.",
@@ -432,9 +433,10 @@ class KnucklebonesCog(
             )
         if opponent.bot:
             raise UserError(
-                f"{opponent.display_name} is a bot and can't accept challenges. "
+                f"{escape(opponent.display_name)} is a bot and can't accept challenges. "
                 "Play against me with `/knucklebones ai` instead."
             )
+        first_seat_for(first)  # refuse a bad option now, not when the challenge is accepted
         assert interaction.guild_id is not None and interaction.channel_id is not None
         settings = await self.bot.sessions.guild_settings(interaction.guild_id)
         expires_at = self.bot.clock.now() + settings.challenge_expiry_seconds
@@ -450,21 +452,13 @@ class KnucklebonesCog(
             status="pending",
             deadlines=challenge_deadlines(expires_at),
         )
-        details = {
-            "random": "A coin flip decides who moves first.",
-            "me": f"<@{user.id}> moves first.",
-            "them": f"<@{opponent.id}> moves first.",
-        }[first]
-        text = challenge_message_text(TITLE, user.id, opponent.id, expires_at, details)
-        await self._post(
-            interaction,
-            session,
-            content=text,
-            view=challenge_view(session.id),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(opponent.id)]),
-        )
+        fields = await self.render(session, ShowContext())
+        fields["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(opponent.id)])
+        await self.bot.publisher.post_first(interaction, session, fields)
 
-    @app_commands.command(name="ai", description="Play Knucklebones against me right now.")
+    @app_commands.command(
+        name="ai", description="Play Knucklebones against me right now.", extras={"public": True}
+    )
     @app_commands.describe(
         difficulty="How hard I try: easy, medium (default) or hard.",
         first="Who moves first: a coin flip (default), you, or me.",
@@ -511,7 +505,8 @@ class KnucklebonesCog(
             deadlines=deadlines,
             events=events,
         )
-        await self._post(interaction, session, **await self.message_fields(session))
+        fields = await self.render(session, ShowContext(events=events))
+        await self.bot.publisher.post_first(interaction, session, fields)
 
     @app_commands.command(
         name="forfeit", description="Give up your Knucklebones game in this channel."
@@ -523,49 +518,45 @@ class KnucklebonesCog(
         session = await self.bot.sessions.open_session_for(user.id, interaction.channel_id, GAME)
         if session is None:
             raise UserError("You have no Knucklebones game open in this channel.")
+        answer = answer_for(interaction)
         if is_challenge(session.state):
             # Forfeiting a challenge nobody accepted yet withdraws or declines it.
-            outcome = await self.bot.sessions.act(session.id, user.id, {"type": "decline"})
-            await interaction.response.send_message(
-                self._cancelled_text(outcome.session, outcome.events), ephemeral=True
-            )
-        else:
-            outcome = await self.bot.sessions.act(session.id, user.id, {"type": "forfeit"})
-            table = Table.model_validate(outcome.session.state)
-            view = kb.public_view(table.engine)
-            await interaction.response.send_message(
-                render.describe_end(view, players_of(outcome.session)),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        await self.publish(outcome)
+            outcome = await act_on_challenge(self.bot, session, user.id, "decline", "knucklebones")
+            await answer.send(self._cancelled_text(outcome.session, outcome.events))
+            return
+        outcome = await self.bot.sessions.act(session.id, user.id, {"type": "forfeit"})
+        table = Table.model_validate(outcome.session.state)
+        view = kb.public_view(table.engine)
+        await answer.send(
+            render.describe_end(view, players_of(outcome.session)),
+            ephemeral=False,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
-    async def _post(
-        self, interaction: discord.Interaction, session: Session, **fields: Any
-    ) -> None:
-        """Answer the command with the game's public message and remember its id. If
-        Discord refuses the message, the session is cancelled so nobody is left blocked."""
-        try:
-            callback = await interaction.response.send_message(**as_new_message(fields))
-            message_id = callback.message_id
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
-        except Exception:
-            await self.bot.sessions.cancel(session.id, None, "the game message could not be sent")
-            raise
-        await self.bot.sessions.set_message(session.id, message_id)
-        await self.catch_up(session)
+    # -- the session handler: rendering ---------------------------------------------------
 
-    # -- rendering ------------------------------------------------------------------------
+    async def render(self, session: Session, context: ShowContext) -> MessageFields:
+        """The public message for the session as stored (content, embed, image, view)."""
+        return await self.message_fields(session, context.events)
+
+    def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
+        return None  # everything in Knucklebones is public
+
+    def private_after(self, session: Session, seat: int, key: str) -> MessageFields:
+        return {}
 
     async def message_fields(
         self, session: Session, events: list[Event] | None = None
     ) -> dict[str, Any]:
-        """The public message for the session as it is now (content, embed, image, view)."""
         if is_challenge(session.state):
             if session.is_open:
                 challenge = session.state["challenge"]
                 text = challenge_message_text(
-                    TITLE, challenge["challenger"], challenge["opponent"], challenge["expires_at"]
+                    TITLE,
+                    challenge["challenger"],
+                    challenge["opponent"],
+                    challenge["expires_at"],
+                    first_details(challenge),
                 )
                 return {"content": text, "embed": None, "view": challenge_view(session.id)}
             return {
@@ -617,49 +608,28 @@ class KnucklebonesCog(
                 f"⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
                 f"accepted within {minutes} {unit}."
             )
+        reason = cancel_reason(events)
+        if reason:
+            return (
+                f"🛑 The Knucklebones challenge between {challenger} and {opponent} was {reason}."
+            )
         return f"This Knucklebones challenge between {challenger} and {opponent} is closed."
 
-    # -- showing outcomes nobody's interaction waits for ----------------------------------
+    def gather_after(self, outcome: Outcome) -> float:
+        return 0.0  # every move is shown at once
 
-    async def publish(self, outcome: Outcome) -> None:
-        self.refresh(outcome.session, outcome.events)
-        if not outcome.session.is_open:
+    # -- the session handler: pings after a commit ----------------------------------------
+
+    async def notify(self, outcome: Outcome) -> None:
+        session = outcome.session
+        await ping_challenger(self.bot, outcome)
+        if outcome.actor_id is not None and outcome.action.get("type") == "place":
+            await self.retire_warning(session.id)
+        if not session.is_open:
             # A timeout's warning stays: it explains the ending.
-            self._warnings.pop(outcome.session.id, None)
+            self._warnings.pop(session.id, None)
         if any(event.get("type") == "turn_warning" for event in outcome.events):
-            try:
-                await self._send_warning(outcome.session)
-            except discord.HTTPException as error:
-                # The board itself shows the warning too; a lost ping is not fatal.
-                log.warning(
-                    "could not post the turn warning of session %s: %s",
-                    outcome.session.id,
-                    error.status,
-                )
-
-    def refresh(self, session: Session, events: list[Event]) -> None:
-        """Edit the board through the channel endpoint (bot token: no 15-minute limit).
-        Edits to one message are serialised and coalesced, and each renders the newest
-        state from the database, so a late edit can never show an older board."""
-        if session.message_id is None:
-            return
-        session_id, version = session.id, session.version
-
-        async def edit() -> None:
-            latest = await self.bot.sessions.get(session_id)
-            if latest is None or latest.message_id is None:
-                return
-            hint = events if latest.version == version else None
-            await self.bot.edit_public_message(latest, **await self.message_fields(latest, hint))
-
-        self.bot.editor.request(session.message_id, edit)
-
-    async def catch_up(self, shown: Session) -> None:
-        """If the session moved on while ``shown`` was being sent (an AI move fired), edit
-        the message again so the newest state is what stays on screen."""
-        latest = await self.bot.sessions.get(shown.id)
-        if latest is not None and latest.version != shown.version:
-            self.refresh(latest, [])
+            await self._send_warning(session)
 
     async def _send_warning(self, session: Session) -> None:
         table = Table.model_validate(session.state)
@@ -676,10 +646,20 @@ class KnucklebonesCog(
         if warning is not None:
             await self.bot.delete_message_quietly(*warning)
 
-    # -- the session handler --------------------------------------------------------------
+    # -- the session handler: the move ----------------------------------------------------
 
     def step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
         return step_action(ctx, action)
+
+
+def first_details(challenge: dict[str, Any]) -> str:
+    """The challenge message's line about who moves first."""
+    first = (challenge.get("options") or {}).get("first", "random")
+    if first == "me":
+        return f"<@{challenge['challenger']}> moves first."
+    if first == "them":
+        return f"<@{challenge['opponent']}> moves first."
+    return "A coin flip decides who moves first."
 
 
 async def setup(bot: commands.Bot) -> None:

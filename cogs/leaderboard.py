@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.leaderboard import (
@@ -226,7 +227,7 @@ class PageButton(
         fields = await leaderboard_fields(
             bot, interaction.guild_id, self.game, self.sort, self.page
         )
-        await interaction.response.edit_message(**fields)
+        await answer_for(interaction).update(**fields)
 
 
 def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
@@ -311,13 +312,31 @@ def opponents_text(entry: HistoryEntry, user_id: int) -> str:
     return f"with {len(others)} others"
 
 
+_TWO_SCORES = re.compile(r"(?P<prefix>[^0-9–-]*)(?P<a>-?[0-9]+)–(?P<b>-?[0-9]+)")
+
+
+def oriented_score_line(entry: HistoryEntry, first_seat: int) -> str | None:
+    """A two-player score line ("38–43", "Life 20–4", stored in seat order) with
+    ``first_seat``'s score first, so it reads in the order the sentence names the
+    players ("bob beat alice · 43–38")."""
+    line = entry.score_line
+    if not line:
+        return None
+    match = _TWO_SCORES.fullmatch(line)
+    if match is None or len(entry.players) != 2 or first_seat not in (0, 1):
+        return line
+    scores = (match["a"], match["b"])
+    return f"{match['prefix']}{scores[first_seat]}–{scores[1 - first_seat]}"
+
+
 def recent_line(entry: HistoryEntry, user_id: int) -> str:
     me = entry.player(user_id)
     outcome = OUTCOME_MARKS.get(me.outcome, me.outcome) if me is not None else "·"
     parts = [f"{outcome}{REASON_NOTES.get(entry.reason, '')}", game_title(entry.game)]
     parts.append(opponents_text(entry, user_id))
-    if entry.score_line:
-        parts.append(clip(entry.score_line, SCORE_LINE_LIMIT))
+    score_line = oriented_score_line(entry, me.seat) if me is not None else entry.score_line
+    if score_line:
+        parts.append(clip(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -375,8 +394,12 @@ def players_text(entry: HistoryEntry) -> str:
 
 def history_line(entry: HistoryEntry) -> str:
     parts = [f"**{game_title(entry.game)}**", players_text(entry)]
-    if entry.score_line:
-        parts.append(clip(entry.score_line, SCORE_LINE_LIMIT))
+    named_first = min(entry.players, key=lambda p: (p.place, p.seat), default=None)
+    score_line = (
+        entry.score_line if named_first is None else oriented_score_line(entry, named_first.seat)
+    )
+    if score_line:
+        parts.append(clip(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -404,7 +427,11 @@ class Leaderboards(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.register_components(PageButton)
 
-    @app_commands.command(name="leaderboard", description="This server's ranking in one game.")
+    @app_commands.command(
+        name="leaderboard",
+        description="This server's ranking in one game.",
+        extras={"public": True},
+    )
     @app_commands.describe(
         game="Which game.",
         sort="Order by rating (default), wins or win rate.",
@@ -424,9 +451,11 @@ class Leaderboards(commands.Cog):
             raise UserError("Pick a game and a sort from the lists Discord offers.")
         sort_key: SortKey = sort  # type: ignore[assignment]
         fields = await leaderboard_fields(self.bot, interaction.guild_id, game, sort_key, page)
-        await interaction.response.send_message(**fields)
+        await answer_for(interaction).send(ephemeral=False, **fields)
 
-    @app_commands.command(name="stats", description="A player's record in this server.")
+    @app_commands.command(
+        name="stats", description="A player's record in this server.", extras={"public": True}
+    )
     @app_commands.describe(user="Whose stats (default: yours).")
     @app_commands.guild_only()
     async def stats(
@@ -441,12 +470,15 @@ class Leaderboards(commands.Cog):
             target.id,
             provisional_games=settings.provisional_games,
         )
-        await interaction.response.send_message(
+        await answer_for(interaction).send(
+            ephemeral=False,
             embed=stats_embed(found, target.display_name),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="history", description="Recent finished games in this server.")
+    @app_commands.command(
+        name="history", description="Recent finished games in this server.", extras={"public": True}
+    )
     @app_commands.describe(game="Only this game.", user="Only this player's games.")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -465,7 +497,8 @@ class Leaderboards(commands.Cog):
             game=game,
             user_id=None if user is None else user.id,
         )
-        await interaction.response.send_message(
+        await answer_for(interaction).send(
+            ephemeral=False,
             embed=history_embed(entries, game, None if user is None else user.display_name),
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -6,6 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
+
 
 class Meta(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
@@ -13,7 +15,7 @@ class Meta(commands.Cog):
 
     @app_commands.command(name="ping", description="Check that the bot is awake.")
     async def ping(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("Pong!", ephemeral=True)
+        await answer_for(interaction).send("Pong!")
 
 
 async def setup(bot: commands.Bot) -> None:

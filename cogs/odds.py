@@ -1,17 +1,18 @@
 """``/odds``: exact odds and simulated statistics from the analysis lab, in Discord.
 
-- ``/odds diceman``: the exact 6x6 combo table as a heatmap picture, the equilibrium mix
-  below it (``game_core.ai.diceman.matchup_table`` and ``equilibrium``).
+- ``/odds diceman``: the exact 6x6 combo table as a picture (who deals more damage, how
+  often a round is even), what to pick in plain words and the mix nobody can exploit
+  (``game_core.ai.diceman.matchup_table`` and ``equilibrium``).
 - ``/odds weighted [die_a] [die_b]``: the exact win and tie chances of two dice
   (``game_core.weighted_dice.win_probabilities``); one die gives it against every die, none
   gives the whole grid.
 - ``/odds knucklebones``: the first-player advantage (95% CI), draws and the typical game
   length for random play (the lab's vectorised simulation, 200,000 games) and medium-AI
   play (10,000 games through the engine), both with a fixed seed. Hard play is too slow to
-  simulate on demand and is left to the CLI (said so in the answer).
+  simulate on demand (the analysis lab measures it).
 
 Every number is a pure function of the rules, so each is computed once per process and
-kept in ``cogs.odds_figures`` (the heatmap as PNG bytes). Nothing is computed at start-up:
+kept in ``cogs.odds_figures`` (the table as a ``Picture``). Nothing is computed at start-up:
 the first request that needs a slow figure defers, computes it in a worker thread (the
 event loop keeps serving games) and fills the deferred answer; later requests answer at
 once.
@@ -22,7 +23,6 @@ Answers are ephemeral unless the player asks to ``share`` them with the channel.
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -30,13 +30,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
+
 # Through the module (not ``from ... import``): the cached values live there, so they
 # outlive a reload of this cog, and tests can swap one in.
+from bot.pictures import palette
 from cogs import odds_figures as figures
 from cogs import odds_render as render
 from game_core.weighted_dice import DICE
 
-EMBED_COLOUR = discord.Colour.teal()
+EMBED_COLOUR = discord.Colour(palette.EMBED_INFO)
 DIE_CHOICES = [app_commands.Choice(name=f"d{die}", value=die) for die in DICE]
 SHARE_HELP = "Post the answer for everyone in the channel (default: only you see it)."
 
@@ -49,19 +52,22 @@ SHARE_HELP = "Post the answer for everyone in the channel (default: only you see
 def diceman_embed() -> discord.Embed:
     numbers = figures.diceman_figures()
     embed = discord.Embed(
-        title="Diceman: which two dice beat which",
+        title="Diceman: which two dice to pick",
         description=(
-            "Each cell: the chance that the **row** combination deals more damage than the "
-            "**column** in one round (every roll counted exactly); the small number is the "
-            "expected damage dealt minus received.\n" + render.DIE_KEY.replace("   ", " · ")
+            render.diceman_advice(numbers) + "\n\nThe table: your pick (row) against theirs "
+            "(column), how often you deal more damage in a round, and after = how often "
+            "it is even. Every roll counted exactly."
         ),
         colour=EMBED_COLOUR,
     )
     embed.set_image(url=f"attachment://{render.HEATMAP_NAME}")
     embed.add_field(
-        name="Equilibrium mix", value="\n".join(render.diceman_mix_lines(numbers)), inline=False
+        name="How often to pick each",
+        value="\n".join(render.diceman_mix_lines(numbers)),
+        inline=False,
     )
-    embed.add_field(name="Reading", value=render.diceman_reading(numbers), inline=False)
+    embed.add_field(name="Why mix", value=render.diceman_reading(numbers), inline=False)
+    embed.set_footer(text=render.DIE_KEY)
     return embed
 
 
@@ -129,12 +135,7 @@ def knucklebones_message() -> dict[str, Any]:
         value="\n".join(render.length_line(level) for level in levels),
         inline=False,
     )
-    embed.set_footer(
-        text=(
-            "Hard play takes too long to simulate on demand; measure it with "
-            "python -m game_core.analysis knucklebones --players hard hard"
-        )
-    )
+    embed.set_footer(text="Simulated games with a fixed seed: everyone sees the same numbers.")
     return {"embed": embed}
 
 
@@ -152,20 +153,16 @@ async def answer(
 ) -> None:
     """Answer with ``build()``'s message fields. When ``needs`` is not computed yet, defer
     first (Discord wants an answer within 3 s) and compute it in a worker thread."""
-    ephemeral = not share
+    reply = answer_for(interaction)
+    reply.public = share
     if needs is not None and not needs.ready:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await reply.defer()
         await asyncio.to_thread(needs.get)
-    fields = build()
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **fields)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **fields)
+    await reply.send(ephemeral=not share, **build())
 
 
 def diceman_message() -> dict[str, Any]:
-    picture = discord.File(io.BytesIO(figures.DICEMAN_PICTURE.get()), filename=render.HEATMAP_NAME)
-    return {"embed": diceman_embed(), "file": picture}
+    return {"embed": diceman_embed(), "file": figures.DICEMAN_PICTURE.get().file()}
 
 
 class OddsCog(
@@ -179,7 +176,7 @@ class OddsCog(
         super().__init__()
 
     @app_commands.command(
-        name="diceman", description="Which Diceman combinations beat which: an exact heatmap."
+        name="diceman", description="Which Diceman dice to pick: who beats whom, exactly."
     )
     @app_commands.describe(share=SHARE_HELP)
     async def diceman(self, interaction: discord.Interaction, share: bool = False) -> None:

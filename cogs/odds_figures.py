@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Generic, TypeVar
 
+from bot.pictures.picture import Picture
 from cogs import odds_render as render
 from game_core.ai.diceman import equilibrium, matchup_table
 from game_core.analysis.diceman import label
@@ -82,11 +83,11 @@ def diceman_figures() -> render.DicemanFigures:
     )
 
 
-def _diceman_picture() -> bytes:
-    return render.render_diceman_heatmap(diceman_figures())
+def _diceman_picture() -> Picture:
+    return render.render_diceman_picture(diceman_figures())
 
 
-DICEMAN_PICTURE: Once[bytes] = Once(_diceman_picture, "the Diceman odds heatmap")
+DICEMAN_PICTURE: Once[Picture] = Once(_diceman_picture, "the Diceman odds picture")
 
 
 # Knucklebones: a fixed seed, so every process shows the same numbers. Random play uses the

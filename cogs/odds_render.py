@@ -1,11 +1,13 @@
-"""What ``/odds`` shows: the Diceman heatmap picture and the texts of all three answers.
+"""What ``/odds`` shows: the Diceman table picture and the texts of all three answers.
 
 Everything here is pure: it takes numbers already computed by the analysis lab (plain
-floats and strings, not the engines' objects) and returns PNG bytes and strings. The cog
-gathers the numbers and caches what this module makes.
+floats and strings, not the engines' objects) and returns a ``Picture`` and strings. The
+cog gathers the numbers and caches what this module makes.
 
-The picture uses only Pillow's bundled font (``ImageFont.load_default(size=...)``), so it
-renders the same on a server without any font installed.
+The Diceman picture is 400 × 300, what Discord shows an embed image at on the desktop,
+so it is shown pixel for pixel: only the table (each cell: how often the row's pick
+deals more damage, and how often the round is even); the advice, the best mix and the
+key are embed text, which Discord sets at full size on any screen.
 """
 
 from __future__ import annotations
@@ -14,36 +16,31 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from bot.pictures import contrast
+from bot.pictures import palette as colours
+from bot.pictures import text as pictures_text
+from bot.pictures.picture import Picture, clip_alt_text
 
 HEATMAP_NAME = "diceman_odds.png"
 
 # Geometry (pixels).
-MARGIN = 20
-TITLE_BAR = 56
-HEADER = 30
-ROW_LABEL = 64
-CELL = 86
-CELL_GAP = 4
-LEGEND_BAR = 12
-LEGEND_BLOCK = 46
-MIX_TITLE = 34
-MIX_ROW = 26
-MIX_LABEL = 56
-MIX_BAR = 300
-MIX_WORDS = 150
-KEY_BLOCK = 34
+WIDTH, HEIGHT = 400, 300
+MARGIN = 8
+TITLE_BAR = 26
+HEADER = 20
+ROW_LABEL = 44
+CELL_WIDTH = 52
+CELL_HEIGHT = 38
+CELL_GAP = 2
+TITLE_SIZE = 13
+LABEL_SIZE = 13
+CELL_SIZE = 16
+TIE_SIZE = 12
 
-# Colours.
-BACKGROUND = (43, 45, 49)
-TEXT = (235, 236, 240)
-MUTED = (160, 163, 172)
-BAR_TRACK = (62, 64, 70)
-BAR_FILL = (242, 193, 78)
-UNUSED = (110, 112, 120)
-DARK_TEXT = (24, 24, 28)
+BACKGROUND = colours.BACKGROUND
 # A perceptually even dark-to-bright ramp (viridis anchors): a sequential scale, because a
 # diverging one would suggest 50% is "even", which it is not when rounds can end level.
 RAMP = (
@@ -53,8 +50,10 @@ RAMP = (
     (94, 201, 98),
     (253, 231, 37),
 )
+LIGHT_INK, DARK_INK = colours.TEXT, colours.INK_ON_LIGHT
 
-DIE_KEY = "M = Magic d4   P = Priority d6   S = Sword d8   H = Shield d10"
+DIE_NAMES = {"M": "Magic", "P": "Priority", "S": "Sword", "H": "Shield"}
+DIE_KEY = "M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10"
 
 
 @dataclass(frozen=True)
@@ -84,19 +83,17 @@ class DicemanFigures:
         if [entry.label for entry in self.mix] != list(self.labels):
             raise ValueError("the mix must list the labels in table order")
 
+    def p_even(self, row: int, column: int) -> float:
+        """P(both deal the same damage): neither pick deals more."""
+        return max(0.0, 1.0 - self.p_more[row][column] - self.p_more[column][row])
+
 
 # ---------------------------------------------------------------------------------------
 # The picture
 # ---------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def ramp_colour(share: float) -> tuple[int, int, int]:
-    """The heatmap colour of a probability (clamped to 0..1), linear between anchors."""
+def _interpolated(share: float) -> colours.RGB:
     share = min(1.0, max(0.0, share))
     position = share * (len(RAMP) - 1)
     low = min(int(position), len(RAMP) - 2)
@@ -109,6 +106,20 @@ def ramp_colour(share: float) -> tuple[int, int, int]:
     )
 
 
+def ramp_colour(share: float) -> colours.RGB:
+    """The cell colour of a probability (clamped to 0..1): the ramp, nudged darker or
+    lighter where its middle would leave neither ink readable at 4.5:1."""
+    colour = _interpolated(share)
+    toward = (0, 0, 0) if share < 0.5 else (255, 255, 255)
+    for step in range(1, 21):
+        best = max(contrast.ratio(LIGHT_INK, colour), contrast.ratio(DARK_INK, colour))
+        if best >= contrast.TEXT_MINIMUM + 0.1:
+            return colour
+        base = _interpolated(share)
+        colour = tuple(round(c + (t - c) * step / 20) for c, t in zip(base, toward, strict=True))  # type: ignore[assignment]
+    return colour
+
+
 def cell_percent(share: float) -> str:
     """A whole percentage that never rounds a possible outcome to 0% or a sure one to 100%."""
     if 0 < share < 0.005:
@@ -118,128 +129,87 @@ def cell_percent(share: float) -> str:
     return f"{share:.0%}"
 
 
-def text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Dark text on bright cells, light text on dark ones (relative luminance)."""
-    luminance = 0.2126 * fill[0] + 0.7152 * fill[1] + 0.0722 * fill[2]
-    return DARK_TEXT if luminance > 140 else TEXT
+def text_colour_on(fill: colours.RGB) -> colours.RGB:
+    """The ink (light or dark) that contrasts more with ``fill``."""
+    return contrast.readable_ink(fill, LIGHT_INK, DARK_INK)
 
 
-def heatmap_size(combos: int) -> tuple[int, int]:
-    grid = combos * CELL + (combos - 1) * CELL_GAP
-    # Wide enough for the grid, for the mix bars with their words, and for the title.
-    width = max(MARGIN + ROW_LABEL + grid + MARGIN, MARGIN + MIX_LABEL + MIX_BAR + MIX_WORDS, 560)
-    height = (
-        MARGIN
-        + TITLE_BAR
-        + HEADER
-        + grid
-        + LEGEND_BLOCK
-        + MIX_TITLE
-        + combos * MIX_ROW
-        + KEY_BLOCK
-        + MARGIN
-    )
-    return width, height
+def heatmap_size(combos: int = 6) -> tuple[int, int]:
+    return WIDTH, HEIGHT
 
 
-def _centred(
-    draw: ImageDraw.ImageDraw,
-    centre: tuple[float, float],
-    text: str,
-    size: int,
-    fill: tuple[int, int, int],
-) -> None:
-    draw.text(centre, text, font=_font(size), fill=fill, anchor="mm")
+def cell_box(row: int, column: int) -> tuple[int, int, int, int]:
+    left = MARGIN + ROW_LABEL + column * (CELL_WIDTH + CELL_GAP)
+    top = MARGIN + TITLE_BAR + HEADER + row * (CELL_HEIGHT + CELL_GAP)
+    return left, top, left + CELL_WIDTH, top + CELL_HEIGHT
 
 
 def render_diceman_heatmap(figures: DicemanFigures) -> bytes:
-    """The 6x6 heatmap of P(row deals more damage) with the equilibrium mix below it."""
-    combos = len(figures.labels)
-    width, height = heatmap_size(combos)
-    image = Image.new("RGB", (width, height), BACKGROUND)
+    return render_diceman_picture(figures).png
+
+
+def render_diceman_picture(figures: DicemanFigures) -> Picture:
+    """The table: row pick against column pick, % of rounds the row deals more damage
+    (big) and % of even rounds (small, after "=")."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-
-    draw.text(
-        (MARGIN, MARGIN),
-        "Diceman: P(row deals more damage than column) in one round",
-        font=_font(17),
-        fill=TEXT,
-    )
-    draw.text(
-        (MARGIN, MARGIN + 24),
-        "exact, every roll counted; small number: expected damage dealt minus received",
-        font=_font(13),
-        fill=MUTED,
-    )
-
-    grid_left = MARGIN + ROW_LABEL
-    grid_top = MARGIN + TITLE_BAR + HEADER
-    step = CELL + CELL_GAP
-    draw.text(
-        (MARGIN, grid_top - HEADER / 2), "row \\ col", font=_font(11), fill=MUTED, anchor="lm"
-    )
-    for index, name in enumerate(figures.labels):
-        _centred(draw, (grid_left + index * step + CELL / 2, grid_top - HEADER / 2), name, 15, TEXT)
-        _centred(
-            draw, (MARGIN + ROW_LABEL / 2 - 4, grid_top + index * step + CELL / 2), name, 15, TEXT
-        )
-
-    for row in range(combos):
-        for column in range(combos):
-            left = grid_left + column * step
-            top = grid_top + row * step
+    pictures_text.draw_text(
+        image, (MARGIN, MARGIN + TITLE_BAR / 2 - 2),
+        "Your pick (row) vs theirs: % you deal more · = % even",
+        TITLE_SIZE, colours.TEXT, BACKGROUND, weight="bold", max_width=WIDTH - 2 * MARGIN,
+    )  # fmt: skip
+    header_y = MARGIN + TITLE_BAR + HEADER / 2
+    for index, label in enumerate(figures.labels):
+        left, top, right, bottom = cell_box(index, index)
+        pictures_text.draw_text(image, ((left + right) / 2, header_y), label, LABEL_SIZE,
+                                colours.MUTED, BACKGROUND, weight="bold", anchor="mm")  # fmt: skip
+        pictures_text.draw_text(image, (MARGIN + ROW_LABEL - 6, (top + bottom) / 2), label,
+                                LABEL_SIZE, colours.MUTED, BACKGROUND, weight="bold",
+                                anchor="rm")  # fmt: skip
+    for row in range(len(figures.labels)):
+        for column in range(len(figures.labels)):
+            left, top, right, bottom = cell_box(row, column)
             share = figures.p_more[row][column]
             fill = ramp_colour(share)
-            draw.rectangle((left, top, left + CELL - 1, top + CELL - 1), fill=fill)
+            draw.rectangle((left, top, right - 1, bottom - 1), fill=fill)
             ink = text_colour_on(fill)
-            _centred(draw, (left + CELL / 2, top + CELL / 2 - 9), cell_percent(share), 20, ink)
-            balance = figures.balance[row][column]
-            _centred(draw, (left + CELL / 2, top + CELL / 2 + 16), f"{balance:+.2f}", 13, ink)
-
-    grid_size = combos * CELL + (combos - 1) * CELL_GAP
-    legend_top = grid_top + grid_size + 14
-    for x in range(grid_size):
-        colour = ramp_colour(x / (grid_size - 1))
-        draw.line((grid_left + x, legend_top, grid_left + x, legend_top + LEGEND_BAR), fill=colour)
-    for share, anchor in ((0.0, "lt"), (0.5, "mt"), (1.0, "rt")):
-        draw.text(
-            (grid_left + share * (grid_size - 1), legend_top + LEGEND_BAR + 3),
-            f"{share:.0%}",
-            font=_font(12),
-            fill=MUTED,
-            anchor=anchor,
-        )
-
-    mix_top = grid_top + grid_size + LEGEND_BLOCK
-    draw.text(
-        (MARGIN, mix_top + 8),
-        "Equilibrium mix (maximises the expected damage balance; no combo beats it)",
-        font=_font(15),
-        fill=TEXT,
-    )
-    bar_left = MARGIN + MIX_LABEL
-    for index, entry in enumerate(figures.mix):
-        top = mix_top + MIX_TITLE + index * MIX_ROW
-        used = entry.probability > 0
-        draw.text((MARGIN, top + 3), entry.label, font=_font(15), fill=TEXT if used else UNUSED)
-        draw.rectangle((bar_left, top + 4, bar_left + MIX_BAR, top + MIX_ROW - 6), fill=BAR_TRACK)
-        filled = round(MIX_BAR * min(1.0, max(0.0, entry.probability)))
-        if filled:
-            draw.rectangle((bar_left, top + 4, bar_left + filled, top + MIX_ROW - 6), fill=BAR_FILL)
-        words = f"{entry.probability:.1%}  ({entry.exact})" if used else "never"
-        draw.text(
-            (bar_left + MIX_BAR + 10, top + 3),
-            words,
-            font=_font(14),
-            fill=TEXT if used else UNUSED,
-        )
-
-    key_top = mix_top + MIX_TITLE + combos * MIX_ROW + 10
-    draw.text((MARGIN, key_top), DIE_KEY, font=_font(13), fill=MUTED)
-
+            centre = (left + right) / 2
+            pictures_text.draw_text(image, (centre, top + 13), cell_percent(share), CELL_SIZE,
+                                    ink, fill, weight="bold", anchor="mm")  # fmt: skip
+            even = "=" + cell_percent(figures.p_even(row, column))
+            pictures_text.draw_text(image, (centre, bottom - 9), even, TIE_SIZE, ink, fill,
+                                    anchor="mm")  # fmt: skip
+    indexed = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
-    return buffer.getvalue()
+    indexed.save(buffer, format="PNG", compress_level=9)
+    return Picture(
+        png=buffer.getvalue(),
+        alt_text=diceman_alt_text(figures),
+        filename=HEATMAP_NAME,
+        width=WIDTH,
+        height=HEIGHT,
+    )
+
+
+def diceman_alt_text(figures: DicemanFigures) -> str:
+    """The table in words, one row per pick."""
+    rows = []
+    for row, label in enumerate(figures.labels):
+        cells = ", ".join(
+            f"{cell_percent(figures.p_more[row][c])} ({cell_percent(figures.p_even(row, c))})"
+            for c in range(len(figures.labels))
+        )
+        rows.append(f"{label}: {cells}.")
+    return clip_alt_text(
+        "Diceman, one round: how often the row's two dice deal more damage than the "
+        f"column's, with the share of even rounds in brackets. Columns: "
+        f"{', '.join(figures.labels)}. " + " ".join(rows) + f" {DIE_KEY}."
+    )
+
+
+def full_name(label: str) -> str:
+    """``"S+H"`` -> ``"Sword + Shield"``."""
+    return " + ".join(DIE_NAMES[part] for part in label.split("+"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,23 +233,35 @@ def one_in(chance: Fraction) -> str:
 
 
 def diceman_mix_lines(figures: DicemanFigures) -> list[str]:
-    """The equilibrium mix as text lines, most played first, unused combos last."""
+    """How often to pick each pair for play nobody can exploit, most picked first."""
     used = sorted((e for e in figures.mix if e.probability > 0), key=lambda e: -e.probability)
-    lines = [f"**{e.label}** {e.probability:.1%} ({e.exact})" for e in used]
-    unused = [e.label for e in figures.mix if e.probability <= 0]
+    lines = [f"**{full_name(e.label)}** in {e.probability:.0%} of rounds" for e in used]
+    unused = [full_name(e.label) for e in figures.mix if e.probability <= 0]
     if unused:
         lines.append("never: " + ", ".join(unused))
     return lines
 
 
-def diceman_reading(figures: DicemanFigures) -> str:
-    """One sentence on what the table means for a player."""
+def diceman_advice(figures: DicemanFigures) -> str:
+    """What to do, in one sentence: the backbone pick and what never to take."""
     best = max(figures.mix, key=lambda e: e.probability)
-    value = "0" if figures.value == 0 else f"{figures.value:+.2f}"
+    unused = [e.label for e in figures.mix if e.probability <= 0]
+    sentence = f"**{full_name(best.label)}** is the best all-round pick"
+    if unused:
+        shared = set(unused[0].split("+")).intersection(*(u.split("+") for u in unused))
+        if shared:
+            sentence += f"; never take **{DIE_NAMES[sorted(shared)[0]]}**"
+        else:
+            sentence += "; never pick " + ", ".join(full_name(u) for u in unused)
+    return sentence + "."
+
+
+def diceman_reading(figures: DicemanFigures) -> str:
+    """Why mixing matters, in plain words."""
     return (
-        f"Against this mix no combination gains damage on average (game value {value}); "
-        f"{best.label} is its backbone. Over a whole game life totals matter too, so the AI "
-        "shifts towards kills and survival when a kill is near."
+        "Mix your picks in about these shares and no opponent can get ahead of you on "
+        "average; picking the same pair every round lets them counter it. Near a kill, "
+        "dealing the last points matters more than the average."
     )
 
 
@@ -364,8 +346,9 @@ def seat_line(figures: SeatFigures) -> str:
     low, high = figures.first_ci95
     return (
         f"**{figures.level} play** ({figures.games:,} games): the first player wins "
-        f"**{percent_1(figures.first_wins)}** (95% CI {percent_1(low)}–{percent_1(high)}), "
-        f"the second {percent_1(figures.second_wins)}, draws {percent_1(figures.draws)}."
+        f"**{percent_1(figures.first_wins)}** (most likely between {percent_1(low)} and "
+        f"{percent_1(high)}), the second {percent_1(figures.second_wins)}, draws "
+        f"{percent_1(figures.draws)}."
     )
 
 
@@ -396,8 +379,7 @@ def advantage_reading(figures: SeatFigures) -> str:
         verdict = "moving first makes no measurable difference"
     return (
         f"At {figures.level.lower()} play {verdict}: the first player takes "
-        f"{percent_1(figures.decided_share)} of the games somebody wins "
-        f"(95% CI {percent_1(low)}–{percent_1(high)})."
+        f"{percent_1(figures.decided_share)} of the games somebody wins."
     )
 
 

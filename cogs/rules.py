@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.guild_settings import GuildSettings
@@ -201,8 +202,8 @@ class Rules(commands.Cog):
         settings = None
         if interaction.guild_id is not None:
             settings = await self.bot.sessions.guild_settings(interaction.guild_id)
-        await interaction.response.send_message(
-            embed=rules_embed(game, settings, start_hint(self.bot, game)), ephemeral=True
+        await answer_for(interaction).send(
+            embed=rules_embed(game, settings, start_hint(self.bot, game))
         )
 
 

@@ -22,29 +22,41 @@ stored anywhere else. Confirming sends the engine's ``Choose`` (or ``Roll``).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
-import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
 from pydantic import BaseModel, Field
 
+from bot.answers import answer_for
 from bot.challenges import (
+    act_on_challenge,
     challenge_deadlines,
     challenge_message_text,
     challenge_state,
     challenge_step,
     challenge_view,
     is_challenge,
+    ping_challenger,
+    refuse_answered_challenge,
 )
-from bot.errors import NotYourGame, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext, cancel_reason
-from bot.replies import reply_ephemeral
+from bot.errors import NotYourGame, StaleControl, UserError
+from bot.games import (
+    Deadline,
+    MessageFields,
+    Outcome,
+    PrivateControls,
+    Seat,
+    Session,
+    ShowContext,
+    Step,
+    StepContext,
+    cancel_reason,
+)
 from cogs.duel_render import describe_seconds, life_bar
 from game_core.base import Event, GameResult
 from game_core.errors import IllegalMove
@@ -74,11 +86,6 @@ def warning_after(timeout: int) -> float:
     return timeout - min(60, timeout / 3)
 
 
-class DmRecord(BaseModel):
-    channel_id: int
-    message_id: int
-
-
 class UiState(BaseModel):
     """Bot-level facts about the running game (never a secret before its reveal)."""
 
@@ -87,10 +94,6 @@ class UiState(BaseModel):
     deadline_at: float = 0.0
     timeout_seconds: int = 180
     warned: bool = False
-    # The round whose controls were DMed (None: not yet), and where (seat -> message).
-    dm_round: int | None = None
-    dms: dict[str, DmRecord] = Field(default_factory=dict)
-    dm_closed: list[int] = Field(default_factory=list)
     # The engine's events of the last reveal: public from the moment they exist.
     reveal: list[dict[str, Any]] = Field(default_factory=list)
     # Per seat, what each revealed round showed (Diceman dice pairs, duel functions).
@@ -231,27 +234,6 @@ class SecretDuelHandler(Generic[StateT]):
         self.bot = bot
         self.rules = rules
         self.game = rules.game
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Sessions whose public message is being posted right now (id not stored yet).
-        self._posting: dict[int, asyncio.Event] = {}
-
-    @contextlib.asynccontextmanager
-    async def posting(self, session_id: int) -> AsyncIterator[None]:
-        """Wrap posting a game's public message and storing its id: an outcome published
-        meanwhile (a challenge answered or expired at once) waits for the id first."""
-        done = asyncio.Event()
-        self._posting[session_id] = done
-        try:
-            yield
-        finally:
-            done.set()
-            self._posting.pop(session_id, None)
-
-    async def until_posted(self, session_id: int) -> None:
-        done = self._posting.get(session_id)
-        if done is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(done.wait(), timeout=POSTING_WAIT_SECONDS)
 
     # -- reading the envelope -------------------------------------------------------------
 
@@ -268,6 +250,7 @@ class SecretDuelHandler(Generic[StateT]):
         raw = ctx.session.state
         if is_challenge(raw):
             return challenge_step(ctx, action, self._start)
+        refuse_answered_challenge(ctx, action)
         if SETUP_KEY in raw:
             if action.get("type") != "begin" or ctx.actor_id is not None:
                 raise IllegalMove("This game is still being set up: try again in a moment.")
@@ -282,14 +265,16 @@ class SecretDuelHandler(Generic[StateT]):
         if kind == "forfeit":
             return self._forfeit(ctx, state, ui)
         if ctx.actor_id is not None:
-            raise IllegalMove("That is not a move in this game.")
+            raise IllegalMove("That is not something a player can do in this game.")
         if kind == "warn":
             return self._warn(ctx, state, ui, action)
         if kind == "timeout":
             return self._timeout(ctx, state, ui, action)
-        if kind == "dm_sent":
-            return self._dm_sent(state, ui, action)
         raise IllegalMove("That is not a move in this game.")
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Refuse options the game cannot start with, before any session exists."""
+        self.rules.new_game(options, random.Random(0))
 
     def _start(self, ctx: StepContext, options: dict[str, Any]) -> Step:
         state, events = self.rules.new_game(options, ctx.rng)
@@ -360,7 +345,9 @@ class SecretDuelHandler(Generic[StateT]):
         current = self.rules.round_of(state)
         if requested != current:
             word = self.rules.round_word
-            raise IllegalMove(
+            if isinstance(requested, int) and requested > current:
+                raise IllegalMove(f"That control is for {word} {requested}, which has not begun.")
+            raise StaleControl(
                 f"That control belongs to {word} {requested}, which is over: this is {word} "
                 f"{current}. Use your latest DM or the **Make your move** button on the game "
                 "message."
@@ -456,168 +443,78 @@ class SecretDuelHandler(Generic[StateT]):
             deadlines=[],
         )
 
-    def _dm_sent(self, state: StateT, ui: UiState, action: dict[str, Any]) -> Step:
-        round_no = self.check_round(state, action.get("round"))
-        ui.dm_round = round_no
-        ui.dms = {
-            str(seat): DmRecord.model_validate(record)
-            for seat, record in dict(action.get("dms") or {}).items()
-        }
-        ui.dm_closed = sorted(int(seat) for seat in action.get("closed") or [])
-        return Step(
-            state=envelope(state, ui),
-            events=[{"type": "dms_sent", "round": round_no, "closed": ui.dm_closed}],
-            status="active",
-        )
+    # -- what players see (shown by the publisher) -----------------------------------------
 
-    # -- publish: after the commit ----------------------------------------------------------
-
-    def lock_for(self, session_id: int) -> asyncio.Lock:
-        lock = self._locks.get(session_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[session_id] = lock
-        return lock
-
-    async def publish(self, outcome: Outcome, *, answered_message_id: int | None = None) -> None:
-        """Show an outcome: challenge answers, DMs for a new round, lock-in marks, warnings,
-        the reveal and the end. ``answered_message_id`` is the message that the triggering
-        interaction already updated (so it is not edited twice)."""
-        await self.until_posted(outcome.session.id)
-        async with self.lock_for(outcome.session.id):
-            try:
-                await self._publish(outcome, answered_message_id)
-            except Exception:
-                # The move is committed whatever happens here; the next update repairs the view.
-                log.exception("%s session %s: publishing failed", self.game, outcome.session.id)
-
-    async def refresh(self, session_id: int) -> None:
-        """Bring a game's DMs and public message up to date with its latest state."""
-        await self.until_posted(session_id)
-        async with self.lock_for(session_id):
-            session = await self.bot.sessions.get(session_id)
-            if session is None or self.parse(session) is None:
-                return
-            session = await self.ensure_round_dms(session)
-            await self._edit_public(session, **self.render_public(session))
-
-    async def _publish(self, outcome: Outcome, answered_message_id: int | None) -> None:
-        types = [event.get("type") for event in outcome.events]
+    async def render(self, session: Session, context: ShowContext) -> MessageFields:
+        types = {event.get("type") for event in context.events}
         closed = next(
             (CLOSED_CHALLENGE_EVENTS[t] for t in types if t in CLOSED_CHALLENGE_EVENTS), None
         )
-        session = await self.bot.sessions.get(outcome.session.id) or outcome.session
-        if closed is not None:
-            await self._edit_public(session, **self.render_closed_challenge(outcome, closed))
-            return
-        parsed = self.parse(session)
-        if parsed is None:
-            return
-        state, ui = parsed
-        ended_now = outcome.previous.is_open and not outcome.session.is_open
-        if ended_now:
-            await self._retire_dms(session, state, ui, final=True)
-        else:
-            if "round_warning" in types:
-                await self._send_warnings(session, outcome)
-            await self._mark_locked(session, state, ui, outcome, answered_message_id)
-            session = await self.ensure_round_dms(session)
-        await self._edit_public(
-            session, **self.render_public(session, cancelled_because=cancel_reason(outcome.events))
-        )
-
-    async def _edit_public(self, session: Session, **fields: Any) -> None:
-        try:
-            await self.bot.edit_public_message(session, **fields)
-        except discord.HTTPException as error:
-            log.warning(
-                "%s session %s: could not edit the public message (HTTP %s)",
-                self.game,
-                session.id,
-                error.status,
+        if is_challenge(session.state):
+            if closed is not None:
+                return self.render_closed_challenge(session, closed)
+            if not session.is_open:
+                return self.render_closed_challenge(
+                    session, "closed", cancel_reason(context.events)
+                )
+            challenge = session.state["challenge"]
+            text = challenge_message_text(
+                self.rules.title,
+                challenge["challenger"],
+                challenge["opponent"],
+                challenge["expires_at"],
+                self.rules.challenge_details(challenge.get("options") or {}),
             )
-
-    async def _edit_dm(self, record: DmRecord, **fields: Any) -> None:
-        channel = self.bot.get_partial_messageable(
-            record.channel_id, type=discord.ChannelType.private
+            return {"content": text, "embed": None, "view": challenge_view(session.id)}
+        if self.parse(session) is None:
+            # A game against the AI being set up: shown for a moment, if at all.
+            return {
+                "content": f"{self.rules.emoji} Setting up the game…",
+                "embed": None,
+                "view": None,
+            }
+        return self.render_public(
+            session,
+            cancelled_because=cancel_reason(context.events),
+            dm_closed=context.dm_closed,
         )
-        try:
-            await channel.get_partial_message(record.message_id).edit(**fields)
-        except discord.HTTPException as error:
-            log.info("could not edit a duel DM (HTTP %s)", error.status)
 
-    async def ensure_round_dms(self, session: Session) -> Session:
-        """Send this round's private controls by DM if that has not been done yet (after a
-        round starts, and after a restart that interrupted it); record where they went."""
+    def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
+        """This round's secret controls, for a player who still has to lock in."""
         parsed = self.parse(session)
         if parsed is None or not session.is_open:
-            return session
+            return None
         state, ui = parsed
         if self.rules.is_finished(state) or not self.rules.is_secret(state):
-            return session
-        round_no = self.rules.round_of(state)
-        if ui.dm_round == round_no:
-            return session
-        await self._retire_dms(session, state, ui, final=False)
-        waiting = self.rules.waiting_for(state)
-        dms: dict[str, dict[str, int]] = {}
-        closed: list[int] = []
-        for seat in session.seats:
-            if seat.is_ai or seat.seat not in waiting:
-                continue
-            embed, view = self.rules.controls(session, seat.seat, state, "", ui)
-            try:
-                message = await self.bot.send_dm(seat.user_id, embed=embed, view=view)
-            except discord.HTTPException as error:
-                log.info("could not DM a duel player (HTTP %s)", error.status)
-                message = None
-            if message is None:
-                closed.append(seat.seat)
-            else:
-                dms[str(seat.seat)] = {"channel_id": message.channel.id, "message_id": message.id}
-        try:
-            outcome = await self.bot.sessions.act(
-                session.id,
-                None,
-                {"type": "dm_sent", "round": round_no, "dms": dms, "closed": closed},
-            )
-        except (IllegalMove, UserError) as error:
-            log.debug("session %s moved on while sending DMs: %s", session.id, error)
-            return await self.bot.sessions.get(session.id) or session
-        return outcome.session
+            return None
+        if seat not in self.rules.waiting_for(state):
+            return None
+        embed, view = self.rules.controls(session, seat, state, "", ui)
+        return PrivateControls(
+            key=round_key(self.rules.round_of(state)), fields={"embed": embed, "view": view}
+        )
 
-    async def _retire_dms(
-        self, session: Session, state: StateT, ui: UiState, *, final: bool
-    ) -> None:
-        """Turn the last DMed controls into a "round over" / "game over" note."""
-        if ui.dm_round is None:
-            return
-        for seat_key, record in ui.dms.items():
-            embed = self.render_dm_retired(session, state, ui, int(seat_key), final=final)
-            await self._edit_dm(record, embed=embed, view=None)
+    def private_after(self, session: Session, seat: int, key: str) -> MessageFields:
+        """What a player's controls for round ``key`` become: their locked-in choice while
+        the round goes on, the round's reveal once it is over, the result at the end."""
+        parsed = self.parse(session)
+        if parsed is None:
+            return {"embed": discord.Embed(title=f"{self.rules.title} — game over"), "view": None}
+        state, ui = parsed
+        round_no = round_of_key(key)
+        if session.is_open and round_no == self.rules.round_of(state):
+            return {"embed": self.render_locked(session, state, seat), "view": None}
+        final = not session.is_open
+        embed = self.render_dm_retired(session, state, ui, seat, round_no, final=final)
+        return {"embed": embed, "view": None}
 
-    async def _mark_locked(
-        self,
-        session: Session,
-        state: StateT,
-        ui: UiState,
-        outcome: Outcome,
-        answered_message_id: int | None,
-    ) -> None:
-        """A player locked in through another message (the ephemeral fallback): their DM
-        controls become a "locked in" note so they cannot be used again."""
-        if self.rules.reveal_events(outcome.events):
-            return  # the round is over: retiring the DMs covers it
-        for event in outcome.events:
-            if event.get("type") != "locked_in":
-                continue
-            record = ui.dms.get(str(event.get("player")))
-            if record is None or ui.dm_round != self.rules.round_of(state):
-                continue
-            if record.message_id == answered_message_id:
-                continue
-            seat = int(event["player"])
-            await self._edit_dm(record, embed=self.render_locked(session, state, seat), view=None)
+    def gather_after(self, outcome: Outcome) -> float:
+        return 0.0  # every move is shown at once
+
+    async def notify(self, outcome: Outcome) -> None:
+        await ping_challenger(self.bot, outcome)
+        if any(event.get("type") == "round_warning" for event in outcome.events):
+            await self._send_warnings(outcome.session, outcome)
 
     async def _send_warnings(self, session: Session, outcome: Outcome) -> None:
         seats: list[int] = next(
@@ -658,8 +555,10 @@ class SecretDuelHandler(Generic[StateT]):
     def names(self, session: Session) -> list[str]:
         return [session.user_of(seat).display_name for seat in (0, 1)]
 
-    def render_closed_challenge(self, outcome: Outcome, how: str) -> dict[str, Any]:
-        challenge = outcome.previous.state.get("challenge", {})
+    def render_closed_challenge(
+        self, session: Session, how: str, reason: str | None = None
+    ) -> dict[str, Any]:
+        challenge = session.state.get("challenge", {})
         challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
         title = self.rules.title
         text = {
@@ -669,11 +568,19 @@ class SecretDuelHandler(Generic[StateT]):
                 f"The {self.rules.title} challenge from <@{challenger}> to <@{opponent}> expired "
                 "without an answer."
             ),
+            "closed": (
+                f"The {title} challenge from <@{challenger}> to <@{opponent}> was "
+                f"{reason or 'closed'}."
+            ),
         }[how]
         return {"content": text, "embed": None, "view": None}
 
     def render_public(
-        self, session: Session, *, cancelled_because: str | None = None
+        self,
+        session: Session,
+        *,
+        cancelled_because: str | None = None,
+        dm_closed: frozenset[int] = frozenset(),
     ) -> dict[str, Any]:
         """The public message: players, bars, round, who has locked in (never what), time
         left, the last reveal, and the buttons. Built from the public view only.
@@ -715,7 +622,7 @@ class SecretDuelHandler(Generic[StateT]):
                     field_lines.append("⏳ Choosing…")
                 else:
                     field_lines.append("⏳ Press **Roll**")
-                if seat in ui.dm_closed and not locked[seat]:
+                if seat in dm_closed and not locked[seat]:
                     field_lines.append("📭 DMs closed: use **Make your move**")
             label = self.rules.seat_label(view, seat)
             bot_tag = " 🤖" if entry.is_ai else ""
@@ -771,6 +678,8 @@ class SecretDuelHandler(Generic[StateT]):
             verb = "lock in" if self.rules.is_secret(state) else "press **Roll**"
             return f"Waiting for {who} to {verb}."
         if result.draw:
+            if result.reason == "round_cap":
+                return "⏹️ The round limit was reached with equal life: **a draw**."
             return "🤝 **Draw**: both fell in the same moment."
         winner = names[result.winners[0]]
         loser = names[1 - result.winners[0]]
@@ -801,7 +710,7 @@ class SecretDuelHandler(Generic[StateT]):
         return embed
 
     def render_dm_retired(
-        self, session: Session, state: StateT, ui: UiState, seat: int, *, final: bool
+        self, session: Session, state: StateT, ui: UiState, seat: int, round_no: int, *, final: bool
     ) -> discord.Embed:
         """What a player's DM controls turn into once their round (or the game) is over:
         the reveal of that round (public by now) and a link to the game message."""
@@ -812,7 +721,12 @@ class SecretDuelHandler(Generic[StateT]):
         reveal_round = ui.reveal and (
             not final or (result is not None and result.reason in REVEALED_ENDS)
         )
-        lines = self.rules.narrate(ui.reveal, self.names(session)) if reveal_round else []
+        lines: list[str] = []
+        if reveal_round:
+            own = revealed_choice(ui.reveal, seat)
+            if own is not None:
+                lines.append(f"🔒 Locked in: {self.rules.choice_text(own)}")
+            lines.extend(self.rules.narrate(ui.reveal, self.names(session)))
         if final:
             if result is None:
                 headline = "The game has ended."
@@ -826,7 +740,7 @@ class SecretDuelHandler(Generic[StateT]):
             lines.append("")
             lines.append(headline)
         else:
-            title = f"{self.rules.title} — {word} {ui.dm_round} is over"
+            title = f"{self.rules.title} — {word} {round_no} is over"
             lines.append("")
             lines.append("Your controls for the next round follow in a new message.")
         embed = discord.Embed(title=title, description="\n".join(lines).strip()[:4096])
@@ -850,6 +764,25 @@ def controls_intro(
     ]
 
 
+def revealed_choice(reveal: Sequence[Event], seat: int) -> Any | None:
+    """What ``seat`` locked in, as the reveal showed it (both games' reveal event lists
+    the choices per seat)."""
+    summary = next((event for event in reveal if event.get("type") == "reveal"), None)
+    choices = None if summary is None else summary.get("choices")
+    if not isinstance(choices, list) or not 0 <= seat < len(choices):
+        return None
+    return choices[seat]
+
+
+def round_key(round_no: int) -> str:
+    """The private-message key of a round's controls."""
+    return f"round:{round_no}"
+
+
+def round_of_key(key: str) -> int:
+    return int(key.partition(":")[2] or 0)
+
+
 # ---------------------------------------------------------------------------------------------
 # Interaction flows (called by each game's DynamicItems)
 # ---------------------------------------------------------------------------------------------
@@ -869,10 +802,11 @@ async def _playing_state(
     handler: SecretDuelHandler[Any],
     interaction: discord.Interaction,
     session_id: int,
-    round_no: int,
+    round_no: int | None,
 ) -> tuple[Session, Any, UiState, int]:
-    """Load the game for a player's private control: their seat, the current round, not
-    yet locked in. Raises the clear UserError / IllegalMove otherwise (changing nothing)."""
+    """Load the game for a player's private control: their seat, the current round (or
+    ``round_no`` exactly, for controls made for one round), not yet locked in. Raises the
+    clear UserError / IllegalMove otherwise (changing nothing)."""
     session = await handler.bot.sessions.require(session_id)
     if not session.is_open:
         raise UserError("That game is already over.")
@@ -883,7 +817,8 @@ async def _playing_state(
     if parsed is None:
         raise IllegalMove("That game has not started yet.")
     state, ui = parsed
-    handler.check_round(state, round_no)
+    if round_no is not None:
+        handler.check_round(state, round_no)
     if seat not in handler.rules.waiting_for(state):
         raise IllegalMove(handler.already_locked_text())
     return session, state, ui, seat
@@ -892,12 +827,15 @@ async def _playing_state(
 async def open_controls(
     interaction: discord.Interaction, game: str, session_id: int, round_no: int
 ) -> None:
-    """**Make your move**: the same controls as the DM, as an ephemeral message. Pressing
-    it again reopens them (a lost or dismissed ephemeral is never a dead end)."""
+    """**Make your move**: the current round's controls as an ephemeral message, whichever
+    round the button was drawn for (a game message that is behind is never a dead end,
+    and is brought up to date). Pressing it again reopens them."""
     handler = handler_for(interaction, game)
-    session, state, ui, seat = await _playing_state(handler, interaction, session_id, round_no)
+    session, state, ui, seat = await _playing_state(handler, interaction, session_id, None)
+    if round_no != handler.rules.round_of(state):
+        handler.bot.publisher.request(session_id, force=True)
     embed, view = handler.rules.controls(session, seat, state, "", ui)
-    await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+    await answer_for(interaction).send(embed=embed, view=view)
     # discord.py gives an ephemeral view a 15-minute timer; ours is all DynamicItems
     # (dispatched by custom_id, not by this object), so stop tracking it at once.
     view.stop()
@@ -910,38 +848,26 @@ async def update_draft(
     handler = handler_for(interaction, game)
     session, state, ui, seat = await _playing_state(handler, interaction, session_id, round_no)
     embed, view = handler.rules.controls(session, seat, state, draft, ui)
-    await interaction.response.edit_message(embed=embed, view=view)
+    await answer_for(interaction).update(embed=embed, view=view)
 
 
 async def confirm_choice(
     interaction: discord.Interaction, game: str, session_id: int, round_no: int, draft: str
 ) -> None:
-    """Confirm: lock the drafted choice in (final), then show the outcome."""
+    """Confirm: lock the drafted choice in (final); the controls turn into what the
+    player's private message shows from now on (their choice, or the reveal)."""
     handler = handler_for(interaction, game)
-    session, state, _ui, seat = await _playing_state(handler, interaction, session_id, round_no)
+    _session, state, _ui, seat = await _playing_state(handler, interaction, session_id, round_no)
     choice = handler.rules.choice_from_draft(state, seat, draft)
     outcome = await handler.bot.sessions.act(
         session_id, interaction.user.id, {"type": "lock", "round": round_no, "choice": choice}
     )
-    locked_state = (
-        handler.rules.load(outcome.session.state["game"])
-        if "game" in outcome.session.state
-        else state
-    )
-    if handler.rules.reveal_events(outcome.events):
-        embed = discord.Embed(
-            title=f"🔒 Locked in — {handler.rules.title} {handler.rules.round_word} {round_no}",
-            description=(
-                f"Your choice: {handler.rules.choice_text(choice)}\nBoth players are locked "
-                f"in: the reveal is on the game message. {handler.message_link(session)}"
-            ),
-            colour=discord.Colour.green(),
+    key = round_key(round_no)
+    fields = handler.private_after(outcome.session, seat, key)
+    if await answer_for(interaction).update(**fields) and interaction.message is not None:
+        await handler.bot.publisher.record_private_shown(
+            outcome.session, seat, key, fields, interaction.message.id
         )
-    else:
-        embed = handler.render_locked(outcome.session, locked_state, seat)
-    message = interaction.message
-    await interaction.response.edit_message(embed=embed, view=None)
-    await handler.publish(outcome, answered_message_id=None if message is None else message.id)
 
 
 async def press_roll(
@@ -949,11 +875,14 @@ async def press_roll(
 ) -> None:
     """Classic mode's public **Roll** button: lock in; the engine rolls every choice."""
     handler = handler_for(interaction, game)
-    outcome = await handler.bot.sessions.act(
-        session_id, interaction.user.id, {"type": "lock", "round": round_no, "choice": None}
-    )
-    await interaction.response.defer()
-    await handler.publish(outcome)
+    async with handler.bot.publisher.answering(session_id) as show:
+        outcome = await handler.bot.sessions.act(
+            session_id,
+            interaction.user.id,
+            {"type": "lock", "round": round_no, "choice": None},
+            on_message=None if interaction.message is None else interaction.message.id,
+        )
+        await show(answer_for(interaction), outcome.session, outcome.events)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -980,6 +909,7 @@ async def start_challenge(
         if bot.user is not None and opponent.id == bot.user.id:
             raise UserError(f"To play against me, use `/{rules.command} ai`.")
         raise UserError("Bots can't play: challenge a person.")
+    handler.check_options(options)
     settings = await bot.sessions.guild_settings(interaction.guild_id)
     expires_at = bot.clock.now() + settings.challenge_expiry_seconds
     challenger = Seat(
@@ -996,13 +926,9 @@ async def start_challenge(
         status="pending",
         deadlines=challenge_deadlines(expires_at),
     )
-    text = challenge_message_text(
-        rules.title, interaction.user.id, opponent.id, expires_at, rules.challenge_details(options)
-    )
-    async with handler.posting(session.id):
-        await interaction.response.send_message(text, view=challenge_view(session.id))
-        message = await interaction.original_response()
-        await bot.sessions.set_message(session.id, message.id)
+    fields = await handler.render(session, ShowContext())
+    fields["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(opponent.id)])
+    await bot.publisher.post_first(interaction, session, fields)
 
 
 async def start_vs_ai(
@@ -1013,6 +939,7 @@ async def start_vs_ai(
 ) -> None:
     if interaction.guild_id is None or interaction.channel_id is None or bot.user is None:
         raise UserError("Duels are played in a server channel.")
+    handler.check_options(options)
     human = Seat(seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name)
     machine = Seat(seat=1, user_id=bot.user.id, display_name=bot.user.display_name, is_ai=True)
     now = bot.clock.now()
@@ -1032,11 +959,8 @@ async def start_vs_ai(
     with contextlib.suppress(IllegalMove):  # the safety timer may have begun it first
         await bot.sessions.act(session.id, None, {"type": "begin"})
     started = await bot.sessions.require(session.id)
-    async with handler.posting(session.id):
-        await interaction.response.send_message(**handler.render_public(started))
-        message = await interaction.original_response()
-        await bot.sessions.set_message(session.id, message.id)
-    await handler.refresh(session.id)
+    fields = await handler.render(started, ShowContext())
+    await bot.publisher.post_first(interaction, started, fields)
 
 
 async def forfeit_game(
@@ -1050,24 +974,8 @@ async def forfeit_game(
     if session is None:
         raise UserError(f"You have no {handler.rules.title} game open in this channel.")
     if is_challenge(session.state):
-        outcome = await bot.sessions.act(session.id, interaction.user.id, {"type": "decline"})
-        await reply_ephemeral(interaction, "Done: the challenge is off.")
+        await act_on_challenge(bot, session, interaction.user.id, "decline", handler.rules.command)
+        await answer_for(interaction).send("Done: the challenge is off.")
     else:
-        outcome = await bot.sessions.act(session.id, interaction.user.id, {"type": "forfeit"})
-        await reply_ephemeral(interaction, f"You forfeited the {handler.rules.title} game.")
-    await handler.publish(outcome)
-
-
-async def resume_open_games(bot: DiceBot, handler: SecretDuelHandler[Any]) -> None:
-    """After a restart: send the DM controls of any round whose DMs never went out."""
-    await bot.wait_until_ready()
-    for session in await bot.sessions.open_sessions(handler.game):
-        parsed = handler.parse(session)
-        if parsed is None or parsed[1].dm_round == handler.rules.round_of(parsed[0]):
-            continue
-        if not handler.rules.is_secret(parsed[0]):
-            continue
-        try:
-            await handler.refresh(session.id)
-        except Exception:
-            log.exception("could not resume %s session %s", handler.game, session.id)
+        await bot.sessions.act(session.id, interaction.user.id, {"type": "forfeit"})
+        await answer_for(interaction).send(f"You forfeited the {handler.rules.title} game.")

@@ -14,10 +14,9 @@ and every control is a DynamicItem whose custom_id carries what it needs (the ho
 half-made setup lives in its panel's custom_ids), so a restart at any point continues.
 
 Public updates. A button or modal answer is an ephemeral reply or a deferred update; the
-table itself is always edited through ``bot.editor`` (one edit in flight per message, the
-rest folded into one follow-up that renders the newest state from the database), so a
-burst of bets costs a few edits, never one per bet, and an older render can never land
-after a newer one.
+table itself is shown by the bot's publisher, which renders the newest stored state after
+every commit. Joins and bets come in bursts: ``gather_after`` asks the publisher to wait a
+moment first, so a burst lands in one edit, never one per bet.
 
 Dice. ``WeightedDice.dice_source(ctx)`` returns the ``random.Random`` the engine rolls with;
 it is the session's seeded ``ctx.rng``. Tests that must reproduce given rolls (RULES.md's
@@ -38,8 +37,6 @@ Results: a finished game records ``GameResult`` with the summary keys ``score_li
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import random
 import re
@@ -51,9 +48,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_for
 from bot.app import DiceBot
-from bot.errors import AlreadyPlaying, NotYourGame, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext, cancel_reason
+from bot.errors import NotYourGame, UserError
+from bot.games import (
+    Deadline,
+    MessageFields,
+    Outcome,
+    PrivateControls,
+    Seat,
+    Session,
+    ShowContext,
+    Step,
+    StepContext,
+    cancel_reason,
+)
 from bot.replies import Guarded
 from cogs.weighted_render import (
     Rendered,
@@ -74,6 +83,7 @@ from cogs.weighted_state import (
     with_notices,
 )
 from game_core import weighted_dice as wd
+from game_core.base import Event
 from game_core.errors import IllegalMove
 
 log = logging.getLogger(__name__)
@@ -88,7 +98,8 @@ AMOUNT_INPUT = "amount"
 MODAL_TITLE_LIMIT = 45
 BUTTON_NAME_LIMIT = 40
 
-# How long a bet or a join waits before the table is re-rendered (see ``refresh``).
+# How long the table waits after a bet or a join before it is re-rendered, so that a
+# burst lands in one edit (see ``gather_after``).
 COALESCE_DELAY_SECONDS = 0.3
 
 DiceSource = Callable[[StepContext], random.Random]
@@ -98,18 +109,29 @@ def session_dice(ctx: StepContext) -> random.Random:
     return ctx.rng
 
 
-def _signature(fields: dict[str, Any]) -> str:
-    """What a render would show, as one comparable string."""
-    view = fields.get("view")
-    return json.dumps(
-        {
-            "content": fields.get("content"),
-            "embed": fields["embed"].to_dict(),
-            "components": view.to_components() if view is not None else [],
-        },
-        sort_keys=True,
-        default=str,
-    )
+def refuse_second_bet(session: Session, engine: wd.WeightedDiceState, seat: int) -> None:
+    """Bets are final: a second one is refused, naming the roller the first one backs."""
+    placed = next((bet for bet in engine.bets if bet.player == seat), None)
+    if placed is None:
+        return
+    roller = seat_names(session.seats)[engine.rollers[placed.roller]]
+    raise IllegalMove(f"You already bet {placed.amount} on {roller}: bets are final.")
+
+
+def stop_note(events: list[Event]) -> str | None:
+    """The line a stopped table shows: who stopped it, or why it ended."""
+    reason = cancel_reason(events)
+    if reason is None:
+        return None
+    stopped_by = re.fullmatch(r"ended by ([0-9]{1,20})", reason)
+    if stopped_by is not None:
+        return f"🛑 Stopped by <@{stopped_by.group(1)}>; no result was recorded."
+    return f"🛑 This game was {reason}; no result was recorded."
+
+
+def _message_id(interaction: discord.Interaction) -> int | None:
+    """The message a component (or the component that opened a modal) was on."""
+    return None if interaction.message is None else interaction.message.id
 
 
 def _interaction_data(interaction: discord.Interaction) -> dict[str, Any]:
@@ -479,11 +501,8 @@ class WeightedDice(
         # The rng the engine rolls with, per transaction (see the module docstring).
         self.dice_source: DiceSource = session_dice
         # Seconds a bet or a join waits before the table is re-rendered, so that a burst
-        # lands in one edit (see ``refresh``).
+        # lands in one edit (see ``gather_after``).
         self.coalesce_delay = COALESCE_DELAY_SECONDS
-        # What each table message shows now, to skip edits that would change nothing. A
-        # cache only: after a restart it is empty and the first edit simply goes out.
-        self._shown: dict[int, str] = {}
         # Table session id -> this round's "you are the house" ping, deleted when the next
         # round pings. Memory only: after a restart one old ping may stay behind.
         self._house_pings: dict[int, int] = {}
@@ -503,7 +522,11 @@ class WeightedDice(
 
     # -- slash commands ----------------------------------------------------------------------
 
-    @app_commands.command(name="new", description="Open a Weighted Dice table (5 to 12 players).")
+    @app_commands.command(
+        name="new",
+        description="Open a Weighted Dice table (5 to 12 players).",
+        extras={"public": True},
+    )
     async def new(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         settings = await self.bot.sessions.guild_settings(interaction.guild_id)
@@ -523,9 +546,7 @@ class WeightedDice(
             ],
             events=[{"type": "lobby_opened", "host": interaction.user.id}],
         )
-        response = await interaction.response.send_message(**self.render(session))
-        if response.message_id is not None:
-            await self.bot.sessions.set_message(session.id, response.message_id)
+        await self.bot.publisher.post_first(interaction, session, self.table_fields(session))
 
     @app_commands.command(name="leave", description="Leave your Weighted Dice table here.")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -548,9 +569,7 @@ class WeightedDice(
                 f"You left the table. Your {table.engine.scores[seat]} points stay in the "
                 "standings; you no longer bet, roll or host."
             )
-        await interaction.response.send_message(text, ephemeral=True)
-        self.refresh(outcome.session)
-        await self.announce_house(outcome)
+        await answer_for(interaction).send(text)
 
     @app_commands.command(
         name="end", description="Stop a Weighted Dice game (its host or a server manager)."
@@ -573,14 +592,9 @@ class WeightedDice(
         outcome = await self.bot.sessions.cancel(
             session.id, interaction.user.id, f"ended by {interaction.user.id}"
         )
-        await interaction.response.send_message(
-            f"Stopped table #{session.id}; no result was recorded.", ephemeral=True
+        await answer_for(interaction).send(
+            f"Stopped table #{outcome.session.id}; no result was recorded."
         )
-        self.refresh(
-            outcome.session,
-            note=f"🛑 Stopped by {interaction.user.mention}; no result was recorded.",
-        )
-        await self.announce_house(outcome)
 
     async def _table_to_end(self, interaction: discord.Interaction, table: int | None) -> Session:
         assert interaction.channel_id is not None
@@ -758,6 +772,7 @@ class WeightedDice(
                     f"Betting for round {action.get('round')} is closed: the table is on round "
                     f"{engine.round} now."
                 )
+            refuse_second_bet(ctx.session, engine, seat)
             amount = parse_amount(str(action.get("amount", "")), engine.scores[seat])
             return wd.Bet(player=seat, roller=int(action["side"]), amount=amount)
         raise IllegalMove("That is not a Weighted Dice move.")
@@ -791,10 +806,28 @@ class WeightedDice(
             "first_seat": first_house,
         }
 
-    async def publish(self, outcome: Outcome) -> None:
-        reason = cancel_reason(outcome.events)
-        note = f"🛑 This game was {reason}; no result was recorded." if reason else None
-        self.refresh(outcome.session, note=note)
+    # -- what players see (shown by the publisher) -------------------------------------------
+
+    async def render(self, session: Session, context: ShowContext) -> MessageFields:
+        return self.table_fields(session, note=stop_note(context.events))
+
+    def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
+        return None  # the house's panel is an ephemeral answer, not a tracked message
+
+    def private_after(self, session: Session, seat: int, key: str) -> MessageFields:
+        return {}
+
+    def gather_after(self, outcome: Outcome) -> float:
+        """Joins and bets come in bursts: wait a moment so one edit shows several. A bet
+        that closed the window shows the rolls at once."""
+        kinds = {event.get("type") for event in outcome.events}
+        if "betting_closed" in kinds:
+            return 0.0
+        if kinds & {"joined", "bet"}:
+            return self.coalesce_delay
+        return 0.0
+
+    async def notify(self, outcome: Outcome) -> None:
         await self.announce_house(outcome)
 
     async def announce_house(self, outcome: Outcome) -> None:
@@ -825,9 +858,7 @@ class WeightedDice(
             return
         self._house_pings[session.id] = sent.id
 
-    # -- rendering ---------------------------------------------------------------------------
-
-    def render(self, session: Session, note: str | None = None) -> dict[str, Any]:
+    def table_fields(self, session: Session, note: str | None = None) -> dict[str, Any]:
         state = load_state(session.state)
         cancelled = session.status == "cancelled"
         rendered: Rendered
@@ -842,39 +873,6 @@ class WeightedDice(
                 view = table_view(session, state.engine)
         return {"content": rendered.content, "embed": rendered.embed, "view": view}
 
-    def refresh(self, session: Session, note: str | None = None, *, gather: bool = False) -> None:
-        """Ask for the public message to show the newest state.
-
-        Requests go through ``bot.editor``, which keeps one edit in flight per message and
-        folds the requests that arrive meanwhile into one follow-up. ``gather`` (bets and
-        joins, which come in bursts) waits ``coalesce_delay`` before rendering, so the
-        first edit of a burst already shows most of it; an edit that would show exactly
-        what the message shows already is skipped.
-        """
-        message_id = session.message_id
-        if message_id is None:
-            return
-        session_id = session.id
-        delay = self.coalesce_delay if gather else 0.0
-
-        async def edit() -> None:
-            if delay > 0:
-                await asyncio.sleep(delay)
-            fresh = await self.bot.sessions.get(session_id)
-            if fresh is None:
-                return
-            fields = self.render(fresh, note=note)
-            signature = _signature(fields)
-            if self._shown.get(message_id) == signature:
-                return
-            await self.bot.edit_public_message(fresh, **fields)
-            if fresh.is_open:
-                self._shown[message_id] = signature
-            else:
-                self._shown.pop(message_id, None)
-
-        self.bot.editor.request(message_id, edit)
-
     # -- component handlers ------------------------------------------------------------------
 
     async def press_lobby(
@@ -882,20 +880,13 @@ class WeightedDice(
     ) -> None:
         action: dict[str, Any] = {"type": choice}
         if choice == "join":
-            assert interaction.channel_id is not None
-            busy = await self.bot.sessions.open_session_for(
-                interaction.user.id, interaction.channel_id
-            )
-            if busy is not None and busy.id != session_id:
-                raise AlreadyPlaying(
-                    f"You already have a game open in this channel ({busy.game}). Finish or "
-                    "leave it first, or play in another channel."
-                )
             action["name"] = interaction.user.display_name
-        outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
-        await interaction.response.defer()
-        self.refresh(outcome.session, gather=choice == "join")
-        await self.announce_house(outcome)
+        async with self.bot.publisher.answering(session_id) as show:
+            # One open game per player per channel is checked inside the transaction.
+            outcome = await self.bot.sessions.act(
+                session_id, interaction.user.id, action, on_message=_message_id(interaction)
+            )
+            await show(answer_for(interaction), outcome.session, outcome.events)
 
     async def _house_table(
         self, interaction: discord.Interaction, session_id: int, round_number: int
@@ -938,9 +929,9 @@ class WeightedDice(
         content = setup_panel_text(engine, seat_names(session.seats), draft)
         view = setup_panel_view(session, engine, draft)
         if update:
-            await interaction.response.edit_message(content=content, view=view)
+            await answer_for(interaction).update(content=content, view=view)
         else:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+            await answer_for(interaction).send(content, view=view)
             # discord.py gives an ephemeral view a 15-minute timer and keeps it in memory;
             # these controls are DynamicItems registered for good, so nothing needs keeping.
             view.stop()
@@ -961,14 +952,14 @@ class WeightedDice(
         names = seat_names(session.seats)
         assert draft.r0 is not None and draft.r1 is not None
         assert draft.d0 is not None and draft.d1 is not None
-        await interaction.response.edit_message(
+        # The panel becomes the receipt; the table itself is shown by the publisher.
+        await answer_for(interaction).update(
             content=(
                 f"✅ Round {round_number} is set: **{names[draft.r0]}** ({die(draft.d0)}) vs "
                 f"**{names[draft.r1]}** ({die(draft.d1)}). Betting is open on the table."
             ),
             view=None,
         )
-        self.refresh(session)
 
     async def open_bet_modal(
         self, interaction: discord.Interaction, session_id: int, round_number: int, side: int
@@ -985,11 +976,12 @@ class WeightedDice(
             raise NotYourGame("You are not playing at this table.")
         # Ask the engine (on a throwaway copy) whether this player may bet at all, so the
         # house, a roller or a second bet is refused before a modal is shown.
+        refuse_second_bet(session, engine, seat)
         wd.apply(engine, wd.Bet(player=seat, roller=side, amount=1), random.Random(0))
         roller = engine.rollers[side]
         title = f"Bet on {_raw_name(session, roller, 28)} ({die(engine.dice[side])})"
         modal = BetModal(session_id, round_number, side, title, engine.scores[seat])
-        await interaction.response.send_modal(modal)
+        await answer_for(interaction).modal(modal)
         # discord.py keeps a sent modal by custom_id until it is submitted; several players
         # share one custom_id and the bot routes submissions itself, so keep nothing.
         modal.stop()
@@ -1012,12 +1004,11 @@ class WeightedDice(
         amount: str,
     ) -> None:
         action = {"type": "bet", "round": round_number, "side": side, "amount": amount}
-        outcome = await self.bot.sessions.act(session_id, interaction.user.id, action)
-        await interaction.response.send_message(self._bet_receipt(outcome), ephemeral=True)
-        # A bet that closed the window shows the rolls at once; live totals can wait a bit.
-        closed = any(event["type"] == "betting_closed" for event in outcome.events)
-        self.refresh(outcome.session, gather=not closed)
-        await self.announce_house(outcome)
+        outcome = await self.bot.sessions.act(
+            session_id, interaction.user.id, action, on_message=_message_id(interaction)
+        )
+        # The receipt is private; the table's live totals are shown by the publisher.
+        await answer_for(interaction).send(self._bet_receipt(outcome))
 
     @staticmethod
     def _bet_receipt(outcome: Outcome) -> str:

@@ -18,6 +18,9 @@ from fractions import Fraction
 import discord
 
 from bot.games import Seat
+from bot.pictures import palette
+from bot.pictures.picture import Picture
+from cogs import weighted_picture
 from cogs.weighted_state import Draft, LobbyState, TableState
 from game_core.base import Event
 from game_core.weighted_dice import (
@@ -28,12 +31,15 @@ from game_core.weighted_dice import (
     ScoreChange,
     WeightedDiceState,
     bet_totals,
+    public_view,
     result,
     to_act,
     win_probabilities,
 )
 
-COLOUR = discord.Colour.from_rgb(201, 140, 38)
+COLOUR = discord.Colour(palette.EMBED_RUNNING)
+COLOUR_FINISHED = discord.Colour(palette.EMBED_FINISHED)
+COLOUR_CANCELLED = discord.Colour(palette.EMBED_CANCELLED)
 NAME_LIMIT = 24
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
@@ -59,6 +65,18 @@ def seat_names(seats: Sequence[Seat]) -> dict[int, str]:
             raw = raw[: NAME_LIMIT - 1] + "…"
         names[seat.seat] = discord.utils.escape_markdown(discord.utils.escape_mentions(raw))
     return names
+
+
+def picture_names(seats: Sequence[Seat]) -> list[str]:
+    """Seat -> the display name as the picture draws it (raw: markdown means nothing in a
+    picture), in seat order."""
+    ordered = sorted(seats, key=lambda seat: seat.seat)
+    return [seat.display_name.strip() or f"Player {seat.seat + 1}" for seat in ordered]
+
+
+def table_picture(table: TableState, seats: Sequence[Seat]) -> Picture:
+    """The table as a picture (``cogs.weighted_picture``), alt text included."""
+    return weighted_picture.render_table(public_view(table.engine), picture_names(seats))
 
 
 def die(sides: int) -> str:
@@ -122,7 +140,12 @@ def lobby_embed(
             f"Press **Join** to take a seat ({MIN_PLAYERS} to {MAX_PLAYERS} players). "
             f"{status}\nThe lobby closes {_timestamp(lobby.expires_at)} if not started."
         )
-    embed = discord.Embed(title="🎲 Weighted Dice — lobby", description=description, colour=COLOUR)
+    closed = cancelled or lobby.closed is not None
+    embed = discord.Embed(
+        title="🎲 Weighted Dice — lobby",
+        description=description,
+        colour=COLOUR_CANCELLED if closed else COLOUR,
+    )
     embed.add_field(
         name=f"Players ({len(seats)}/{MAX_PLAYERS})",
         value=_clip("\n".join(lines) or "nobody yet", FIELD_LIMIT),
@@ -330,7 +353,8 @@ def table_embed(
     elif table.roll_off and not cancelled:
         blocks.append(roll_off_text(table.roll_off, names, table.first_house))
     description = _clip("\n\n".join(blocks), DESCRIPTION_LIMIT)
-    embed = discord.Embed(title=title, description=description, colour=COLOUR)
+    colour = COLOUR_CANCELLED if cancelled else COLOUR_FINISHED if ranks is not None else COLOUR
+    embed = discord.Embed(title=title, description=description, colour=colour)
     embed.add_field(
         name="Standings" if ranks is not None else "Seats · points",
         value=_clip(_seat_lines(state, names, ranks=ranks), FIELD_LIMIT),

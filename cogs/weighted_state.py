@@ -132,7 +132,8 @@ class Draft(BaseModel):
 
     def with_choice(self, field: str, value: str) -> Draft:
         """A new draft with one field set from a select's value (validated strictly)."""
-        if field not in DRAFT_FIELDS or not value.isdigit() or len(value) > 2:
+        # ASCII digits only: str.isdigit() also accepts "²", which int() then refuses.
+        if field not in DRAFT_FIELDS or not re.fullmatch(r"[0-9]{1,2}", value):
             raise IllegalMove("That choice is not on the list: pick again.")
         number = int(value)
         if field.startswith("d") and number not in DICE:

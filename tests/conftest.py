@@ -4,6 +4,7 @@ The machinery lives in ``tests/fakediscord`` (see its README.md for the API)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,19 @@ async def running_bot(bot_factory: BotHarness) -> DiceBot:
     bot = await bot_factory.start()
     assert isinstance(bot, DiceBot)
     return bot
+
+
+@pytest.fixture(autouse=True)
+def no_error_logged(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture) -> Any:
+    """An ERROR in the log is a bug: any test that logs one fails, unless it injects a bug
+    on purpose and says so with ``@pytest.mark.logs_errors``."""
+    yield
+    if request.node.get_closest_marker("logs_errors") is not None:
+        return
+    errors = [
+        f"{record.name}: {record.getMessage()}"
+        for record in caplog.get_records("call") + caplog.get_records("setup")
+        if record.levelno >= logging.ERROR
+    ]
+    if errors:
+        pytest.fail("ERROR logged during the test:\n  " + "\n  ".join(errors))

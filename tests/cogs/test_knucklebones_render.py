@@ -7,6 +7,8 @@ from typing import Any
 
 from PIL import Image
 
+from bot.pictures import palette, text
+from cogs import knucklebones_picture as picture_module
 from cogs import knucklebones_render as render
 from game_core import knucklebones as kb
 
@@ -41,8 +43,8 @@ def position(
     return kb.public_view(state)
 
 
-def picture(view: dict[str, Any]) -> Image.Image:
-    png = render.render_board_png(view, PLAYERS)
+def picture(view: dict[str, Any], players: list[render.Player] = PLAYERS) -> Image.Image:
+    png = render.render_board_png(view, players)
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG"
     return image.convert("RGB")
@@ -52,92 +54,156 @@ Colour = tuple[int, int, int]
 
 
 def near(actual: Colour, expected: Colour, tolerance: int = 8) -> bool:
-    """Colours match, allowing for the small shifts of the picture's fixed palette."""
     return all(abs(a - e) <= tolerance for a, e in zip(actual, expected, strict=True))
 
 
-def pixel(image: Image.Image, x: int, y: int) -> Colour:
-    value = image.getpixel((x, y))
+def pixel(image: Image.Image, x: float, y: float) -> Colour:
+    value = image.getpixel((round(x), round(y)))
     assert isinstance(value, tuple)
     return value[0], value[1], value[2]
 
 
 def die_fill(image: Image.Image, seat: int, column: int, slot: int) -> Colour:
     """The colour of a die's face, sampled between its pips (away from its outline)."""
-    left, top, _, _ = render.die_box(seat, column, slot)
-    return pixel(image, left + render.DIE * 3 // 8, top + render.DIE // 2 + 1)
+    left, top, right, bottom = picture_module.die_box(seat, column, slot)
+    return pixel(image, left + (right - left) * 3 / 8, top + (bottom - top) / 2 + 1)
 
 
-def edge(image: Image.Image, seat: int, column: int, slot: int) -> Colour:
-    left, top, _, _ = render.die_box(seat, column, slot)
-    return pixel(image, left + render.DIE // 2, top + 1)
+def ring_pixel(image: Image.Image, seat: int, column: int, slot: int) -> Colour:
+    left, top, right, _ = picture_module.die_box(seat, column, slot)
+    return pixel(image, (left + right) / 2, top + 1)
 
 
-def test_the_picture_has_every_die_with_doubles_and_triples_coloured() -> None:
+def test_the_picture_has_every_die_with_pairs_and_triples_coloured() -> None:
     boards = [[[2, 2, 5], [6, 6, 6], []], [[1], [], [3, 4]]]
     image = picture(position(boards))
-    assert image.size == (render.WIDTH, render.HEIGHT)
-    assert near(die_fill(image, 0, 0, 0), render.DOUBLE_FACE)
-    assert near(die_fill(image, 0, 0, 1), render.DOUBLE_FACE)
-    assert near(die_fill(image, 0, 0, 2), render.DIE_FACE)
-    assert all(near(die_fill(image, 0, 1, slot), render.TRIPLE_FACE) for slot in range(3))
-    assert near(die_fill(image, 1, 0, 0), render.DIE_FACE)
-    assert near(die_fill(image, 1, 2, 1), render.DIE_FACE)
+    assert image.size == (picture_module.WIDTH, picture_module.HEIGHT)
+    assert near(die_fill(image, 0, 0, 0), palette.PAIR)
+    assert near(die_fill(image, 0, 0, 1), palette.PAIR)
+    assert near(die_fill(image, 0, 0, 2), palette.DIE_FACE)
+    assert all(near(die_fill(image, 0, 1, slot), palette.TRIPLE) for slot in range(3))
+    assert near(die_fill(image, 1, 0, 0), palette.DIE_FACE)
+    assert near(die_fill(image, 1, 2, 1), palette.DIE_FACE)
     # Empty slots show the tray, not a die.
-    assert near(die_fill(image, 0, 2, 0), render.TRAY)
-    assert near(die_fill(image, 1, 1, 0), render.TRAY)
+    assert near(die_fill(image, 0, 2, 0), palette.RAISED)
+    assert near(die_fill(image, 1, 1, 0), palette.RAISED)
+
+
+def band_colours(image: Image.Image, seat: int, column: int) -> set[Colour]:
+    """The colours of one column's score row in the band between the grids."""
+    left, _, right, _ = picture_module.tray_box(seat, column)
+    middle = picture_module.BAND_TOP + picture_module.BAND / 2
+    top = middle - 18 if seat == 0 else middle + 2
+    row = image.crop((left, round(top), right, round(top + 16)))
+    return {pixel(row, x, y) for x in range(row.width) for y in range(row.height)}
+
+
+def test_pairs_and_triples_carry_a_multiplier_chip_beside_the_column_score() -> None:
+    boards = [[[2, 2, 5], [6, 6, 6], []], [[1], [], [3, 4]]]
+    image = picture(position(boards))
+    assert any(near(c, palette.PAIR, 4) for c in band_colours(image, 0, 0))
+    assert any(near(c, palette.TRIPLE, 4) for c in band_colours(image, 0, 1))
+    for seat, column in ((0, 2), (1, 0), (1, 2)):
+        colours = band_colours(image, seat, column)
+        assert not any(near(c, palette.PAIR, 4) or near(c, palette.TRIPLE, 4) for c in colours)
+    with text.record() as drawn:
+        picture_module._chip_rgb(2)
+    assert [d.text for d in drawn] == ["×2"]
+    alt = render.render_board(position(boards), PLAYERS).alt_text
+    assert "column 1: 2, 2, 5 (13, a pair)" in alt and "column 2: 6, 6, 6 (54, a triple)" in alt
 
 
 def test_the_two_grids_face_each_other_across_the_middle() -> None:
-    top_first = render.die_box(0, 0, 0)
-    top_last = render.die_box(0, 0, 2)
-    bottom_first = render.die_box(1, 0, 0)
-    bottom_last = render.die_box(1, 0, 2)
+    top_first = picture_module.die_box(0, 0, 0)
+    top_last = picture_module.die_box(0, 0, 2)
+    bottom_first = picture_module.die_box(1, 0, 0)
+    bottom_last = picture_module.die_box(1, 0, 2)
     # Seat 0's first die is its lowest; seat 1's first die is its highest.
     assert top_first[1] > top_last[1]
     assert bottom_first[1] < bottom_last[1]
     assert top_first[3] < bottom_first[1]
 
 
-def test_the_last_placed_die_is_outlined() -> None:
+def test_the_last_placed_die_has_a_ring() -> None:
     boards = [[[3], [], []], [[], [5, 1], []]]
     last = {"player": 1, "column": 1, "face": 1, "removed": []}
     image = picture(position(boards, last_move=last))
-    assert near(edge(image, 1, 1, 1), render.LAST_PLACED)
-    assert near(edge(image, 1, 1, 0), render.DIE_FACE)
-    assert near(edge(image, 0, 0, 0), render.DIE_FACE)
+    assert near(ring_pixel(image, 1, 1, 1), palette.ACCENT, 16)
+    assert near(ring_pixel(image, 1, 1, 0), palette.DIE_FACE)
+    assert near(ring_pixel(image, 0, 0, 0), palette.DIE_FACE)
 
 
-def test_the_column_that_lost_dice_is_marked() -> None:
+def test_the_column_that_lost_dice_is_framed_and_shows_crossed_out_ghosts() -> None:
     boards = [[[], [4], []], [[], [3], []]]
     last = {"player": 0, "column": 1, "face": 4, "removed": [4, 4]}
     image = picture(position(boards, current=1, last_move=last))
-    left, top, _, _ = render.die_box(1, 1, 0)
-    # The tray border of bob's column 2 (drawn 4 px around the slots) is red.
-    assert near(pixel(image, left + render.DIE // 2, top - 3), render.REMOVED)
-    left, top, _, _ = render.die_box(1, 0, 0)
-    assert not near(pixel(image, left + render.DIE // 2, top - 3), render.REMOVED)
+    left, top, right, _ = picture_module.tray_box(1, 1)
+    assert near(pixel(image, (left + right) / 2, top - 1), palette.DANGER, 24)
+    left, top, right, _ = picture_module.tray_box(1, 0)
+    assert not near(pixel(image, (left + right) / 2, top - 1), palette.DANGER, 60)
+    # Two ghosts in the freed slots: the centre of a ghost is on its red cross.
+    for slot in (1, 2):
+        x0, y0, x1, y1 = picture_module.die_box(1, 1, slot)
+        assert near(pixel(image, (x0 + x1) / 2, (y0 + y1) / 2), palette.DANGER, 40)
+    x0, y0, x1, y1 = picture_module.die_box(1, 1, 0)
+    assert near(die_fill(image, 1, 1, 0), palette.DIE_FACE)
 
 
-def test_long_and_unusual_names_render() -> None:
+def test_long_and_unusual_names_render_shortened() -> None:
     players = [
         render.Player(0, 11, "A very long display name that keeps going and going 🎲"),
         render.Player(1, 22, "名前\u200b\u202e"),
     ]
     view = position([[[1], [], []], [[], [], [6]]])
-    png = render.render_board_png(view, players)
-    assert Image.open(io.BytesIO(png)).size == (render.WIDTH, render.HEIGHT)
+    with text.record() as drawn:
+        image = picture(view, players)
+    assert image.size == (picture_module.WIDTH, picture_module.HEIGHT)
+    shown = [d.text for d in drawn if d.size == picture_module.NAME_SIZE]
+    assert shown[0].startswith("A very long") and shown[0].endswith("…")
+    assert all(d.box[2] <= picture_module.CARD_RIGHT for d in drawn)
 
 
-def test_a_finished_game_renders_its_winner_panel() -> None:
+def test_a_finished_game_says_who_won_in_words_and_gold() -> None:
     boards = [[[1, 1, 1], [2, 2, 2], [3, 3, 3]], [[4], [], []]]
     view = position(boards, finished=True, winners=[0], reason="normal")
-    image = picture(view)
-    panel_left = render.MARGIN + render.GRID_WIDTH + render.MARGIN
-    # Somewhere in the panel the gold "WINNER" headline is drawn.
-    band = image.crop((panel_left, render.HEIGHT // 2 - 35, render.WIDTH - 20, render.HEIGHT // 2))
-    colours = {pixel(band, x, y) for x in range(band.width) for y in range(band.height)}
-    assert any(near(colour, render.WINNER) for colour in colours)
+    with text.record() as drawn:
+        picture(view)
+    wins = [d for d in drawn if "wins" in d.text]
+    assert [(d.text, d.ink) for d in wins] == [("★ wins", palette.GOLD)]
+    assert render.render_board(view, PLAYERS).alt_text.endswith("alice wins.")
+
+
+def test_the_player_to_move_is_marked_with_words_and_the_die() -> None:
+    view = position([[[1], [], []], [[], [], []]], current=1, die=6)
+    with text.record() as drawn:
+        picture(view)
+    to_place = [d for d in drawn if d.text == "▶ to place"]
+    assert len(to_place) == 1
+    assert to_place[0].box[1] >= picture_module.CARDS[1][1]  # in bob's card, the bottom one
+    assert render.render_board(view, PLAYERS).alt_text.endswith("bob to place a 6.")
+
+
+def test_status_line_is_one_line_with_the_turn_the_die_and_the_last_move() -> None:
+    view = position(
+        [[[], [3, 5, 3], []], [[], [5], []]],
+        current=1,
+        die=2,
+        last_move={"player": 0, "column": 1, "face": 3, "removed": [3, 3]},
+    )
+    line = render.status_line(view, PLAYERS, render.Clock(turn_due_at=1_800_000_300.0))
+    assert line == (
+        "🎲 <@22> rolled ⚁ **2**: pick a column. Last: alice put a 3 in column 2, "
+        "knocking out two 3s. ⏳ <t:1800000300:R>"
+    )
+    assert "\n" not in line
+
+
+def test_status_line_names_the_winner_and_escapes_markdown() -> None:
+    players = [render.Player(0, 11, "**bold**__"), render.Player(1, 22, "bob")]
+    view = position([[[6], [], []], [[1], [], []]], finished=True, winners=[0], reason="normal")
+    assert render.status_line(view, players, render.Clock()).startswith(
+        "🏆 **\\*\\*bold\\*\\*\\_\\_** wins, 6–1."
+    )
 
 
 def test_text_grid_lists_dice_in_placement_order_with_column_scores() -> None:

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from PIL import Image
 
+from bot.pictures import contrast, text
 from cogs import odds_figures
 from cogs import odds_render as render
 from game_core.ai.diceman import equilibrium, matchup_table
@@ -24,12 +25,10 @@ def picture(png: bytes) -> Image.Image:
     return image.convert("RGB")
 
 
-def cell_centre(row: int, column: int) -> tuple[int, int]:
+def cell_corner(row: int, column: int) -> tuple[int, int]:
     """A pixel inside cell (row, column), clear of its text (near the top-left corner)."""
-    step = render.CELL + render.CELL_GAP
-    left = render.MARGIN + render.ROW_LABEL + column * step
-    top = render.MARGIN + render.TITLE_BAR + render.HEADER + row * step
-    return left + 5, top + 5
+    left, top, _, _ = render.cell_box(row, column)
+    return left + 3, top + 3
 
 
 def test_figures_come_from_the_exact_table_and_equilibrium() -> None:
@@ -46,40 +45,36 @@ def test_figures_come_from_the_exact_table_and_equilibrium() -> None:
     assert mix_by_combo["magic", "priority"].probability == 0
 
 
-def test_heatmap_cells_are_coloured_by_their_probability() -> None:
+def test_table_cells_are_coloured_by_their_probability() -> None:
     figures = odds_figures.diceman_figures()
     image = picture(render.render_diceman_heatmap(figures))
-    assert image.size == render.heatmap_size(6)
+    assert image.size == render.heatmap_size(6) == (400, 300)
     for row in range(6):
         for column in range(6):
             expected = render.ramp_colour(figures.p_more[row][column])
-            assert image.getpixel(cell_centre(row, column)) == expected, (row, column)
+            assert image.getpixel(cell_corner(row, column)) == expected, (row, column)
     # M+P never loses to P+H's damage (100%), P+H never beats M+P (0%): the ramp's two ends.
-    assert image.getpixel(cell_centre(0, 4)) == render.RAMP[-1]
-    assert image.getpixel(cell_centre(4, 0)) == render.RAMP[0]
+    assert image.getpixel(cell_corner(0, 4)) == render.RAMP[-1]
+    assert image.getpixel(cell_corner(4, 0)) == render.RAMP[0]
 
 
-def test_heatmap_shows_the_mix_bars_in_proportion() -> None:
-    figures = render.DicemanFigures(
-        labels=("A", "B"),
-        p_more=((0.5, 0.25), (0.75, 0.5)),
-        balance=((0.0, -1.0), (1.0, 0.0)),
-        mix=(render.MixEntry("A", 0.25, "1/4"), render.MixEntry("B", 0.75, "3/4")),
-        value=0.0,
-    )
-    image = picture(render.render_diceman_heatmap(figures))
-    assert image.size == render.heatmap_size(2)
-    grid = 2 * render.CELL + render.CELL_GAP
-    mix_top = render.MARGIN + render.TITLE_BAR + render.HEADER + grid + render.LEGEND_BLOCK
-    bar_left = render.MARGIN + render.MIX_LABEL
-    for index, share in enumerate((0.25, 0.75)):
-        y = mix_top + render.MIX_TITLE + index * render.MIX_ROW + render.MIX_ROW // 2
-        filled = round(render.MIX_BAR * share)
-        assert image.getpixel((bar_left + filled - 2, y)) == render.BAR_FILL
-        assert image.getpixel((bar_left + filled + 3, y)) == render.BAR_TRACK
+def test_each_cell_shows_the_win_share_and_the_even_share_in_readable_ink() -> None:
+    figures = odds_figures.diceman_figures()
+    with text.record() as drawn:
+        picture_ = render.render_diceman_picture(figures)
+    cells = {(d.box[0] // 10, d.text) for d in drawn}
+    assert len(drawn) == 1 + 12 + 72  # title, labels, two numbers a cell
+    # A pick against itself: M+P vs M+P is 38% more damage for each side, 25% even.
+    texts = [d.text for d in drawn]
+    assert texts.count("38%") >= 2 and "=25%" in texts and "=100%" in texts
+    for piece in drawn:
+        assert contrast.ratio(piece.ink, piece.background) >= contrast.TEXT_MINIMUM, piece
+        assert piece.found_under == {piece.background}, piece
+    assert cells and picture_.alt_text.startswith("Diceman, one round")
+    assert "M+P: 38% (25%), 3% (5%)" in picture_.alt_text
 
 
-def test_heatmap_renders_fast_without_any_font_file() -> None:
+def test_the_table_picture_renders_quickly() -> None:
     figures = odds_figures.diceman_figures()
     render.render_diceman_heatmap(figures)
     started = time.perf_counter()
@@ -124,23 +119,31 @@ def test_cell_percent_never_rounds_to_certainty(share: float, text: str) -> None
     assert render.cell_percent(share) == text
 
 
-def test_ramp_runs_from_dark_to_bright() -> None:
+def test_ramp_runs_from_dark_to_bright_and_every_cell_colour_takes_readable_ink() -> None:
     assert render.ramp_colour(0) == render.RAMP[0]
     assert render.ramp_colour(1) == render.RAMP[-1]
     assert render.ramp_colour(-3) == render.RAMP[0] and render.ramp_colour(7) == render.RAMP[-1]
-    assert render.text_colour_on(render.RAMP[0]) == render.TEXT
-    assert render.text_colour_on(render.RAMP[-1]) == render.DARK_TEXT
+    assert render.text_colour_on(render.RAMP[0]) == render.LIGHT_INK
+    assert render.text_colour_on(render.RAMP[-1]) == render.DARK_INK
+    for step in range(101):
+        fill = render.ramp_colour(step / 100)
+        assert contrast.ratio(render.text_colour_on(fill), fill) >= contrast.TEXT_MINIMUM, step
 
 
-def test_mix_lines_list_the_played_combos_first_then_the_unused() -> None:
-    lines = render.diceman_mix_lines(odds_figures.diceman_figures())
-    assert lines == [
-        "**M+H** 58.0% (69/119)",
-        "**S+H** 32.4% (11/34)",
-        "**M+S** 9.7% (23/238)",
-        "never: M+P, P+S, P+H",
+def test_mix_lines_and_advice_are_plain_words() -> None:
+    figures = odds_figures.diceman_figures()
+    assert render.diceman_mix_lines(figures) == [
+        "**Magic + Shield** in 58% of rounds",
+        "**Sword + Shield** in 32% of rounds",
+        "**Magic + Sword** in 10% of rounds",
+        "never: Magic + Priority, Priority + Sword, Priority + Shield",
     ]
-    assert "game value 0" in render.diceman_reading(odds_figures.diceman_figures())
+    assert render.diceman_advice(figures) == (
+        "**Magic + Shield** is the best all-round pick; never take **Priority**."
+    )
+    words = render.diceman_reading(figures) + render.diceman_advice(figures)
+    for jargon in ("equilibrium", "game value", "P(", "CI"):
+        assert jargon not in words
 
 
 def test_pair_texts_d4_against_d20() -> None:
@@ -244,7 +247,7 @@ def test_seat_and_length_lines() -> None:
     figures = seats(0.51, 0.5, 0.52)
     assert render.seat_line(figures) == (
         "**Medium play** (10,000 games): the first player wins **50.0%** "
-        "(95% CI 49.0%–51.0%), the second 48.0%, draws 2.0%."
+        "(most likely between 49.0% and 51.0%), the second 48.0%, draws 2.0%."
     )
     assert render.length_line(figures) == (
         "**Medium play**: 30.8 turns on average, median 29, 80% of games last 21–43 "

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.challenges import challenge_state
-from bot.errors import NotYourGame
+from bot.errors import NotYourGame, StaleControl
 from bot.games import Seat, Session, Step, StepContext
 from bot.guild_settings import GuildSettings
 from cogs.diceman import DicemanGame
@@ -118,7 +118,7 @@ def test_a_lock_in_is_final_and_checked() -> None:
     h, s = handler(), accepted()
     with pytest.raises(NotYourGame):
         lock(h, s, CAROL, {"dice": ["magic", "sword"]})
-    with pytest.raises(IllegalMove, match="round 2, which is over: this is round 1"):
+    with pytest.raises(IllegalMove, match="round 2, which has not begun"):
         lock(h, s, ALICE, {"dice": ["magic", "sword"]}, rnd=2)
     with pytest.raises(IllegalMove, match="Choose exactly two dice"):
         lock(h, s, ALICE, None)
@@ -171,6 +171,8 @@ def test_warning_then_timeout_forfeits_the_slow_player() -> None:
         act(h, s, None, {"type": "warn", "round": 1})  # only once
     with pytest.raises(IllegalMove):
         act(h, s, None, {"type": "timeout", "round": 7})  # a timer of another round
+    with pytest.raises(StaleControl, match="round 0, which is over: this is round 1"):
+        act(h, s, None, {"type": "timeout", "round": 0})
     step = act(h, s, None, {"type": "timeout", "round": 1})
     assert step.status == "finished"
     assert step.result is not None and step.result.reason == "timeout"

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from bot.games import Seat
+from bot.pictures import text as pictures_text
 from cogs.weighted_render import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -21,6 +22,7 @@ from cogs.weighted_render import (
     seat_names,
     setup_panel_text,
     table_embed,
+    table_picture,
 )
 from cogs.weighted_state import Draft, LobbyState, TableState, parse_amount, with_notices
 from game_core import weighted_dice as wd
@@ -244,3 +246,19 @@ def test_a_shared_win_names_every_winner_and_a_leaver_cannot_win() -> None:
     standings = (embed.fields[0].value or "").splitlines()
     assert standings[0].startswith("🥇 ` 1.` **Hugo**") and standings[1].startswith("🥇 ` 3.`")
     assert "**Xena** — **160** (left)" in standings[2]
+
+
+def test_the_table_picture_draws_raw_names_in_seat_order() -> None:
+    rng = random.Random(1)
+    engine, _ = wd.new_game(5, rng)
+    table = TableState(host=1, engine=engine, first_house=engine.house)
+    names = ["**bold**__", "Дмитрий", "田中", "Zoë 🎲", ""]
+    seats = [
+        Seat(seat=index, user_id=100 + index, display_name=name, is_ai=False)
+        for index, name in enumerate(names)
+    ]
+    with pictures_text.record() as drawn:
+        picture = table_picture(table, list(reversed(seats)))
+    shown = {piece.text for piece in drawn}
+    assert {"**bold**__", "Дмитрий", "田中", "Zoë 🎲", "Player 5"} <= shown
+    assert picture.alt_text.startswith("Weighted Dice, round 1")

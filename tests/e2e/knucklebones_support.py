@@ -87,3 +87,16 @@ async def result_count(bot: DiceBot) -> int:
 def ai_board_idle(board: FakeMessage) -> bool:
     """The AI game waits for the human (buttons shown) or is over."""
     return is_finished(board) or board_turn(board) is not None
+
+
+async def start_duel(
+    fake: FakeDiscord, alice: Player, bob: Player, first: str = "me"
+) -> FakeMessage:
+    """Alice challenges bob, bob accepts; returns the live board."""
+    challenge = await alice.slash("knucklebones challenge", opponent=bob, first=first)
+    board = challenge.message
+    assert board is not None
+    accepted = await bob.click(board, "Accept")
+    assert accepted.type is CallbackType.UPDATE_MESSAGE
+    await fake.wait_for(lambda: board_turn(board) == 1, what="the game board after Accept")
+    return board

@@ -29,7 +29,8 @@ async def finish_game(
     message_id: int | None = None,
 ) -> int:
     """Record one finished game as the session service does when a game ends; returns the
-    result id. The session row is created already finished, so no cog ever sees it open."""
+    result id. The session row is created already finished and shown, so no cog ever sees
+    it open and the publisher has nothing to show."""
     now = bot.clock.now()
     seats = tuple(
         Seat(seat=i, user_id=user, display_name=f"player{user}", is_ai=user in ai)
@@ -45,8 +46,8 @@ async def finish_game(
     async with bot.db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO sessions (game, guild_id, channel_id, message_id, status, state,"
-            " version, seed, created_by, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 0, ?, ?, ?)",
+            " version, shown_version, seed, created_by, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 1, 0, ?, ?, ?)",
             (game, guild_id, channel_id, message_id, players[0], now, now),
         )
         session_id = cursor.lastrowid

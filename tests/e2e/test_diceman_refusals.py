@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from crash_support import commit_unseen
 from duel_support import Duel, confirm_id, diceman_lock, diceman_pick
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
 
 from bot.app import DiceBot
 from bot.clock import ManualClock
-from cogs.secret_duel import SecretDuelHandler
 
 
 async def start_duel(fake: FakeDiscord, challenger: Player, opponent: Player) -> Duel:
@@ -207,11 +207,8 @@ async def test_a_round_whose_dms_never_went_out_is_resumed_after_a_restart(
     duel = Duel(fake_discord, challenge.message, "dm")
     session = await bot.sessions.open_session_for(alice.id, guild.default_channel.id, "diceman")
     assert session is not None
-    handler = bot.sessions.handlers["diceman"]
-    assert isinstance(handler, SecretDuelHandler)
-    await handler.until_posted(session.id)
-    # Bob's Accept is committed but never published, as when the bot dies right after.
-    await bot.sessions.act(session.id, bob.id, {"type": "accept"})
+    # Bob's Accept is committed but never shown, as when the bot dies right after.
+    await commit_unseen(bot, session.id, bob.id, {"type": "accept"})
     assert bob.dms() == [] and "challenges" in duel.board.text()
     await bot_factory.restart()
     await duel.dm_controls(alice, 1)

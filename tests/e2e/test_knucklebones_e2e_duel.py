@@ -7,7 +7,7 @@ import asyncio
 import io
 
 import pytest
-from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
+from fakediscord import CallbackType, FakeDiscord, FakeGuild, Player
 from fakediscord.interactions import InteractionType, wait_for_answer
 from knucklebones_support import (
     board_turn,
@@ -17,6 +17,7 @@ from knucklebones_support import (
     press_column,
     result_count,
     session_for,
+    start_duel,
     stored_result,
 )
 from PIL import Image
@@ -24,19 +25,6 @@ from PIL import Image
 from bot.app import DiceBot
 from bot.clock import ManualClock
 from game_core import knucklebones as kb
-
-
-async def start_duel(
-    fake: FakeDiscord, alice: Player, bob: Player, first: str = "me"
-) -> FakeMessage:
-    """Alice challenges bob, bob accepts; returns the live board."""
-    challenge = await alice.slash("knucklebones challenge", opponent=bob, first=first)
-    board = challenge.message
-    assert board is not None
-    accepted = await bob.click(board, "Accept")
-    assert accepted.type is CallbackType.DEFERRED_UPDATE
-    await fake.wait_for(lambda: board_turn(board) == 1, what="the game board after Accept")
-    return board
 
 
 async def test_a_whole_game_by_button_presses_is_recorded(
@@ -63,7 +51,8 @@ async def test_a_whole_game_by_button_presses_is_recorded(
     assert board.labels() == ["Accept", "Decline"]
 
     accepted = await bob.click(board, "Accept")
-    assert accepted.type is CallbackType.DEFERRED_UPDATE
+    # The answer turns the challenge into the board in place.
+    assert accepted.type is CallbackType.UPDATE_MESSAGE
     await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game board")
     assert board.labels() == ["Column 1", "Column 2", "Column 3"]
     assert mover_id(board) == alice.id  # first: me
@@ -129,7 +118,7 @@ async def test_declining_closes_the_challenge(
     board = (await alice.slash("knucklebones challenge", opponent=bob)).message
     assert board is not None
     declined = await bob.click(board, "Decline")
-    assert declined.type is CallbackType.DEFERRED_UPDATE
+    assert declined.type is CallbackType.UPDATE_MESSAGE
     await fake_discord.wait_for(lambda: "declined" in board.content, what="the decline")
     assert board.content == f"❌ {bob.mention} declined {alice.mention}'s Knucklebones challenge."
     assert board.buttons() == [] and board.embeds == []

@@ -14,6 +14,7 @@ from knucklebones_support import (
     mover_id,
     press_column,
     session_for,
+    start_duel,
     stored_result,
     wait_for_turn,
 )
@@ -25,16 +26,6 @@ from game_core import knucklebones as kb
 
 CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 WEBHOOK_ORIGINAL = "/webhooks/{application_id}/{token}/messages/@original"
-
-
-async def start_duel(
-    fake: FakeDiscord, alice: Player, bob: Player, first: str = "me"
-) -> FakeMessage:
-    board = (await alice.slash("knucklebones challenge", opponent=bob, first=first)).message
-    assert board is not None
-    await bob.click(board, "Accept")
-    await fake.wait_for(lambda: board_turn(board) == 1, what="the game board")
-    return board
 
 
 async def let_the_ai_move(fake: FakeDiscord, clock: ManualClock, board: FakeMessage) -> None:
@@ -142,7 +133,7 @@ async def test_the_existing_buttons_keep_working_after_a_restart(
     await press_column(alice, board, 1)
     await press_column(bob, board, 2)
     # Coalesced board edits are spaced out; let the last one land before counting.
-    await bot_factory.bot.editor.flush()
+    await bot_factory.bot.publisher.settled()
     edits = board.edit_count
 
     bot = await bot_factory.restart()

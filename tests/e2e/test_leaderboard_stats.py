@@ -78,7 +78,8 @@ async def test_stats_show_record_rank_favourites_and_recent_results(
     assert "provisional (1 of 3 games to be ranked)" in diceman
     assert "Favourite dice: **Priority + Sword** (2 rounds)" in diceman
     recent = field(embed, "Last 5 results").splitlines()
-    assert recent[0].startswith("❌ Loss (forfeit) · Diceman · vs <@") and "Life 12–9" in recent[0]
+    # Seat order is carol 12, alice 9: alice's own line reads from her side.
+    assert recent[0].startswith("❌ Loss (forfeit) · Diceman · vs <@") and "Life 9–12" in recent[0]
     assert recent[1].startswith("❌ Loss · Knucklebones · vs the AI · 10–30")
     assert recent[2].startswith("✅ Win · Knucklebones · vs <@") and "60–20" in recent[2]
     link = f"https://discord.com/channels/{guild.id}/{channel}/555060"

@@ -87,7 +87,7 @@ async def test_a_second_bet_is_refused_even_from_a_second_modal(
     await table.settle()
     before = await table.snapshot()
     again = await xena.submit_modal(second, amount="3")
-    assert again.text() == "You already bet 6 on roller 1: bets are final."
+    assert again.text() == "You already bet 6 on Rosa: bets are final."
     button = await table.open_bet(xena, 1)
     assert button.modal is None and "You already bet 6" in button.text()
     quick = await table.quick_bet(xena, 1, "10")

@@ -128,7 +128,7 @@ class Table:
         """Drive the table through ``bot`` (again after each restart)."""
         self.bot = bot
         if self.quick_edits:
-            bot.editor.min_interval = 0.01
+            bot.publisher.min_edit_interval = 0.01
             weighted_cog(bot).coalesce_delay = 0.01
 
     # -- what players see -----------------------------------------------------------------
@@ -146,14 +146,14 @@ class Table:
         for _ in range(2):
             await eventually(self._shows_stored_state, "the table to show the stored state")
             await asyncio.sleep(0.02)
-        await self.bot.editor.flush()
+        await self.bot.publisher.settled()
 
     async def _shows_stored_state(self) -> bool:
-        await self.bot.editor.flush()
+        await self.bot.publisher.settled()
         session = await self.session()
         if not session.is_open:
             return True
-        expected = weighted_cog(self.bot).render(session)["embed"].to_dict()
+        expected = weighted_cog(self.bot).table_fields(session)["embed"].to_dict()
         shown = self.message.embed or {}
         return all(shown.get(key) == expected.get(key) for key in ("title", "description"))
 

@@ -37,10 +37,16 @@ class BotProcess:
         gateway_url: str,
         env: Mapping[str, str],
         cwd: Path | None = None,
+        launcher: str = "fakediscord.process",
+        launcher_args: tuple[str, ...] = (),
     ) -> None:
         self.api_base = api_base
         self.gateway_url = gateway_url
         self.env = dict(env)
+        # The module run with ``python -m`` (``fakediscord.clocked`` runs the bot on a clock
+        # the test moves) and its arguments before the two URLs.
+        self.launcher = launcher
+        self.launcher_args = launcher_args
         self.cwd = cwd or PROJECT
         self.process: asyncio.subprocess.Process | None = None
         self.output: list[str] = []  # every line printed so far, stdout and stderr
@@ -48,7 +54,14 @@ class BotProcess:
 
     @classmethod
     def for_fake(
-        cls, fake: FakeDiscord, *, guild_id: int | None, database: Path, **env: str
+        cls,
+        fake: FakeDiscord,
+        *,
+        guild_id: int | None,
+        database: Path,
+        launcher: str = "fakediscord.process",
+        launcher_args: tuple[str, ...] = (),
+        **env: str,
     ) -> BotProcess:
         """A process against ``fake`` with the token, database and dev guild set."""
         settings = {
@@ -59,7 +72,19 @@ class BotProcess:
         if guild_id is not None:
             settings["DEV_GUILD_ID"] = str(guild_id)
         settings.update(env)
-        return cls(api_base=fake.api_base, gateway_url=fake.gateway_url, env=settings)
+        return cls(
+            api_base=fake.api_base,
+            gateway_url=fake.gateway_url,
+            env=settings,
+            launcher=launcher,
+            launcher_args=launcher_args,
+        )
+
+    async def send_line(self, line: str) -> None:
+        """Write a line to the process's stdin (``fakediscord.clocked`` reads commands)."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        await self.process.stdin.drain()
 
     async def start(self) -> asyncio.subprocess.Process:
         if self.process is not None and self.process.returncode is None:
@@ -76,12 +101,13 @@ class BotProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "fakediscord.process",
+            self.launcher,
+            *self.launcher_args,
             self.api_base,
             self.gateway_url,
             cwd=self.cwd,
             env=environment,
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
         )

@@ -50,7 +50,7 @@ class CounterGame:
         self.steps_seen = 0
         # Set on every step, so a test can wait for an attempt that is then rolled back.
         self.stepped = asyncio.Event()
-        self._changed = asyncio.Condition()
+        self._published_more = asyncio.Event()
         # Called inside step (the transaction is open): lets a test run something there.
         self.during_step: Callable[[StepContext, dict[str, Any]], None] | None = None
 
@@ -108,21 +108,25 @@ class CounterGame:
             return Step(state={"n": count}, events=[{"type": "schedule"}], deadlines=timers)
         raise IllegalMove(f"Unknown action {kind!r}.")
 
-    async def publish(self, outcome: Outcome) -> None:
-        async with self._changed:
+    def committed(self, outcome: Outcome) -> None:
+        """The session service's commit listener: keeps what the system (a deadline) did."""
+        if outcome.actor_id is None:
             self.published.append(outcome)
-            self._changed.notify_all()
+            self._published_more.set()
 
     async def wait_published(self, count: int, within: float = 5.0) -> list[Outcome]:
-        """Wait (on a condition, never a blind sleep) until ``count`` outcomes were shown."""
-        async with asyncio.timeout(within), self._changed:
-            await self._changed.wait_for(lambda: len(self.published) >= count)
+        """Wait (on an event, never a blind sleep) until ``count`` system outcomes landed."""
+        async with asyncio.timeout(within):
+            while len(self.published) < count:
+                self._published_more.clear()
+                await self._published_more.wait()
             return list(self.published)
 
 
 def make_service(db: Database, clock: Clock, game: CounterGame) -> SessionService:
     service = SessionService(db, clock, GuildSettings(), SeedSource(7))
     service.register(game)
+    service.on_commit(game.committed)
     return service
 
 

@@ -126,10 +126,49 @@ async def test_migration_3_keeps_the_seats_of_open_games(
     new = Database(path)
     await new.open()
     try:
-        assert await new.migrate() == [3]
+        assert await new.migrate(upto=3) == [3]
         rows = await new.fetch_all(
             "SELECT user_id, has_left FROM session_players WHERE session_id = 7 ORDER BY seat"
         )
         assert [(row["user_id"], row["has_left"]) for row in rows] == [(10, 0), (11, 0)]
+    finally:
+        await new.close()
+
+
+async def test_migration_4_takes_old_messages_as_shown_and_marks_players_busy(
+    tmp_path: Path,
+) -> None:
+    """Rows from before migration 4 count as shown (no burst of edits at upgrade), and the
+    players of open games become busy in their channel, even when an old bug seated one
+    player at two open tables there (the first keeps them; the upgrade does not fail)."""
+    path = tmp_path / "v3.db"
+    old = Database(path)
+    await old.open()
+    assert await old.migrate(upto=3) == [1, 2, 3]
+    async with old.transaction() as conn:
+        for session_id, status in ((7, "active"), (8, "pending"), (9, "finished")):
+            await conn.execute(
+                "INSERT INTO sessions (id, game, guild_id, channel_id, status, state, version,"
+                " seed, created_by, created_at, updated_at)"
+                " VALUES (?, 'weighted_dice', 1, 2, ?, '{}', 5, 0, 10, 0, 0)",
+                (session_id, status),
+            )
+            await conn.execute(
+                "INSERT INTO session_players (session_id, seat, user_id, display_name, is_ai,"
+                " has_left) VALUES (?, 0, 10, 'Ann', 0, 0), (?, 1, 11, 'Ben', 0, ?)",
+                (session_id, session_id, int(session_id == 8)),
+            )
+    await old.close()
+
+    new = Database(path)
+    await new.open()
+    try:
+        assert await new.migrate() == [4]
+        shown = await new.fetch_all("SELECT id, shown_version FROM sessions ORDER BY id")
+        assert [(row["id"], row["shown_version"]) for row in shown] == [(7, 5), (8, 5), (9, 5)]
+        busy = await new.fetch_all(
+            "SELECT channel_id, user_id, session_id FROM busy_players ORDER BY user_id"
+        )
+        assert [tuple(row) for row in busy] == [(2, 10, 7), (2, 11, 7)]
     finally:
         await new.close()

@@ -1,0 +1,249 @@
+"""Answering interactions: once, in time, whatever the database or Discord does.
+
+Discord gives an interaction 3 s for its first answer. Every answer the bot gives goes
+through the interaction's :class:`Answer`, which serialises them, so the watchdog started
+for every interaction (``watch``) can safely defer one that has no answer after
+``DEFER_AFTER_SECONDS`` — a locked database, a slow render — and the handler's answer then
+goes out as the follow-up or the edit of the deferred response, with the same call.
+
+An answer Discord loses (10062 Unknown interaction, a 5xx, a dropped connection) is
+logged and dropped, never raised: the move behind it is committed, and the publisher
+shows it on the game message. Handlers therefore never need their own error paths for
+delivery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+# A margin under Discord's 3 s for the first answer: late enough that almost every
+# interaction is answered directly, early enough that a defer still lands in time.
+DEFER_AFTER_SECONDS = 2.0
+# One retry of a failed first answer (a 5xx or a dropped connection) while this much of
+# the 3 s is left; after that the interaction is dead anyway.
+RETRY_WITHIN_SECONDS = 2.5
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+
+_EXTRAS_KEY = "dicebot.answer"
+
+TOO_SLOW_FOR_A_FORM = (
+    "That took me too long to open the form: press the button again, it will open at once."
+)
+
+
+def answer_for(interaction: discord.Interaction) -> Answer:
+    """The one Answer of this interaction (shared by the handler and the watchdog)."""
+    existing = interaction.extras.get(_EXTRAS_KEY)
+    if isinstance(existing, Answer):
+        return existing
+    created = Answer(interaction)
+    interaction.extras[_EXTRAS_KEY] = created
+    return created
+
+
+# What a request to Discord can fail with besides an HTTP error: the connection.
+NETWORK_ERRORS = (aiohttp.ClientError, TimeoutError, OSError)
+DELIVERY_ERRORS = (discord.HTTPException, *NETWORK_ERRORS)
+
+
+def _transient(error: BaseException) -> bool:
+    return isinstance(error, (discord.DiscordServerError, *NETWORK_ERRORS))
+
+
+class Answer:
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.started = time.monotonic()
+        self._lock = asyncio.Lock()
+        # How the first answer went: None (not yet), "answered", "deferred_update",
+        # "deferred_public", "deferred_ephemeral", or "lost".
+        self.state: str | None = None
+        # For a slash command: whether its answer is a public message (decides how a
+        # defer looks). Commands set it with ``extras={"public": True}``; a handler may
+        # set it before its first await (``/odds share:True``).
+        self.public: bool | None = None
+
+    # -- the first answer, and every later one ---------------------------------------------
+
+    @property
+    def lost(self) -> bool:
+        return self.state == "lost"
+
+    @property
+    def done(self) -> bool:
+        return self.state is not None
+
+    async def update(self, **fields: Any) -> bool:
+        """Edit the message the component is on (a press's usual answer). False if Discord
+        lost it."""
+        async with self._lock:
+            if self.state is None:
+                return (
+                    await self._first(self.interaction.response.edit_message, **fields) is not None
+                )
+            if self.lost:
+                return False
+            return await self._later(self.interaction.edit_original_response, **fields) is not None
+
+    async def send(
+        self, content: str | None = None, *, ephemeral: bool = True, **fields: Any
+    ) -> int | None:
+        """A new message (ephemeral by default). Returns its id, or None if it was lost."""
+        if content is not None:
+            fields["content"] = content
+        # In a new message an absent part is left out; discord.py would choke on a None
+        # view (``view.is_finished()``).
+        fields = {key: value for key, value in fields.items() if value is not None}
+        async with self._lock:
+            if self.state is None:
+                callback = await self._first(
+                    self.interaction.response.send_message, ephemeral=ephemeral, **fields
+                )
+                if callback is None:
+                    return None
+                message_id = getattr(callback, "message_id", None)
+                if message_id is None:
+                    original = await self._original()
+                    message_id = None if original is None else original.id
+                return message_id
+            if self.lost:
+                return None
+            if self.state == "deferred_public" and ephemeral:
+                # The deferred "thinking" message is public: an ephemeral answer cannot
+                # fill it, so it is removed and the answer follows on its own.
+                await self._later(self.interaction.delete_original_response)
+                self.state = "answered"
+            elif self.state == "deferred_ephemeral" and not ephemeral:
+                await self._later(self.interaction.delete_original_response)
+                self.state = "answered"
+            elif self.state in ("deferred_public", "deferred_ephemeral"):
+                # The first follow-up fills the deferred message.
+                self.state = "answered"
+            message = await self._later(
+                self.interaction.followup.send, wait=True, ephemeral=ephemeral, **fields
+            )
+            return message.id if isinstance(message, discord.Message) else None
+
+    async def modal(self, modal: discord.ui.Modal) -> bool:
+        """Open a form. A form can only be the first answer: after a defer the player is
+        asked to press again."""
+        async with self._lock:
+            if self.state is None:
+                return await self._first(self.interaction.response.send_modal, modal) is not None
+        await self.send(TOO_SLOW_FOR_A_FORM)
+        return False
+
+    async def acknowledge(self) -> bool:
+        """Nothing to say: a press whose effect shows elsewhere (the game message)."""
+        async with self._lock:
+            if self.state is None:
+                return await self._first(self.interaction.response.defer) is not None
+            return not self.lost
+
+    async def defer(self) -> None:
+        """Defer if nothing has answered yet (the watchdog, or a handler about to do slow
+        work). Components get an invisible defer; a slash command a "thinking" one,
+        public or ephemeral as its answer will be."""
+        async with self._lock:
+            if self.state is not None:
+                return
+            interaction = self.interaction
+            if interaction.type is discord.InteractionType.application_command:
+                public = self.public
+                if public is None:
+                    command = interaction.command
+                    public = bool(command is not None and command.extras.get("public"))
+                deferred = await self._first(
+                    interaction.response.defer, thinking=True, ephemeral=not public
+                )
+                if deferred is not None:
+                    self.state = "deferred_public" if public else "deferred_ephemeral"
+            elif await self._first(interaction.response.defer) is not None:
+                self.state = "deferred_update"
+
+    # -- sending ------------------------------------------------------------------------
+
+    async def _first(self, call: Any, *args: Any, **kwargs: Any) -> Any:
+        """Make the first answer; its result (never None), or None when it was not made."""
+        for attempt in (1, 2):
+            try:
+                result = await call(*args, **kwargs)
+            except discord.InteractionResponded:
+                # Answered outside this class (should not happen): treat as answered.
+                self.state = "answered"
+                return None
+            except discord.HTTPException as error:
+                if error.code == ALREADY_ACKNOWLEDGED:
+                    self.state = "answered"
+                    return None
+                if attempt == 1 and _transient(error) and self._time_left():
+                    continue
+                return self._lose(error)
+            except NETWORK_ERRORS as error:
+                if attempt == 1 and self._time_left():
+                    continue
+                return self._lose(error)
+            else:
+                if self.state is None:
+                    self.state = "answered"
+                return True if result is None else result
+        return None
+
+    async def _later(self, call: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await call(*args, **kwargs)
+        except DELIVERY_ERRORS as error:
+            log.info(
+                "interaction %s: a follow-up answer failed (%s)",
+                self.interaction.id,
+                _describe(error),
+            )
+            return None
+
+    async def _original(self) -> discord.Message | None:
+        try:
+            return await self.interaction.original_response()
+        except DELIVERY_ERRORS as error:
+            log.info(
+                "interaction %s: could not read back the answer (%s)",
+                self.interaction.id,
+                _describe(error),
+            )
+            return None
+
+    def _time_left(self) -> bool:
+        return time.monotonic() - self.started < RETRY_WITHIN_SECONDS
+
+    def _lose(self, error: BaseException) -> None:
+        self.state = "lost"
+        log.info(
+            "interaction %s: Discord lost the answer (%s); the game message will show the move",
+            self.interaction.id,
+            _describe(error),
+        )
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"HTTP {error.status}, code {error.code}"
+    return type(error).__name__
+
+
+async def watch(interaction: discord.Interaction) -> None:
+    """The watchdog: defer an interaction still unanswered after DEFER_AFTER_SECONDS."""
+    await asyncio.sleep(DEFER_AFTER_SECONDS)
+    answer = answer_for(interaction)
+    if not answer.done:
+        log.info(
+            "interaction %s: no answer after %.1f s, deferring", interaction.id, DEFER_AFTER_SECONDS
+        )
+        await answer.defer()

@@ -1,0 +1,236 @@
+"""A palette-indexed canvas: sprites pasted as palette indices, a PNG encoded straight away.
+
+Game pictures are a few flat colours, anti-aliased edges between them, and text. Drawing
+them in RGB and quantizing every render costs more than drawing them in palette indices
+from the start: here every sprite (dice, trays, a name) is mapped onto one fixed palette
+once, when first drawn, and a render only copies index bytes and encodes the PNG.
+
+- The palette holds the picture's exact colours, an 8-step ramp for every pair of text
+  ink and background (anti-aliased text maps onto it exactly, no quantizing), and the
+  most frequent colours of the picture's sheets (anti-aliased edges).
+- Colour glyphs (emoji in a name) get their own small palette, appended per render in
+  the slots kept spare.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image
+
+from bot.pictures import text as pictures_text
+from bot.pictures.palette import RGB
+
+RAMP_STEPS = 8
+SPARE = 72  # palette slots left for the colour glyphs of one render
+COLOUR_GLYPH_COLOURS = 24  # colours per name with emoji in it
+
+
+def blend(ink: RGB, background: RGB, share: float) -> RGB:
+    return (
+        round(ink[0] * share + background[0] * (1 - share)),
+        round(ink[1] * share + background[1] * (1 - share)),
+        round(ink[2] * share + background[2] * (1 - share)),
+    )
+
+
+class IndexedPalette:
+    """One picture's palette: exact colours, text ramps, the sheets' edge colours."""
+
+    def __init__(
+        self,
+        exact: Iterable[RGB],
+        ramps: Iterable[tuple[RGB, RGB]],
+        sheets: Sequence[Image.Image] = (),
+    ) -> None:
+        colours: list[RGB] = list(dict.fromkeys(exact))
+        self._ramps: dict[tuple[RGB, RGB], bytes] = {}
+        for ink, background in ramps:
+            steps = []
+            for step in range(RAMP_STEPS):
+                colour = blend(ink, background, step / (RAMP_STEPS - 1))
+                if colour not in colours:
+                    colours.append(colour)
+                steps.append(colours.index(colour))
+            # Coverage 0..255 -> the nearest ramp step.
+            self._ramps[ink, background] = bytes(
+                steps[round(alpha * (RAMP_STEPS - 1) / 255)] for alpha in range(256)
+            )
+        room = 256 - SPARE - len(colours)
+        if room < 0:
+            raise ValueError("too many exact colours and ramps for one palette")
+        counts: Counter[RGB] = Counter()
+        for sheet in sheets:
+            for count, colour in sheet.convert("RGB").getcolors(maxcolors=1 << 20) or []:
+                counts[colour] += count  # type: ignore[index]
+        exact_colours = list(colours)
+        for colour, _ in counts.most_common():
+            if room == 0:
+                break
+            # A shade off an exact colour is resampling noise: it maps to the exact one.
+            if any(max(abs(a - b) for a, b in zip(colour, e, strict=True)) <= 3
+                   for e in exact_colours):  # fmt: skip
+                continue
+            if colour not in colours:
+                colours.append(colour)
+                room -= 1
+        self.colours: tuple[RGB, ...] = tuple(colours)
+        self.flat: list[int] = [channel for colour in colours for channel in colour]
+        self._index = {colour: index for index, colour in enumerate(colours)}
+
+    def index_of(self, colour: RGB) -> int:
+        return self._index[colour]
+
+    def ramp(self, ink: RGB, background: RGB) -> bytes:
+        return self._ramps[ink, background]
+
+    def index(self, sheet: Image.Image) -> Image.Image:
+        """``sheet`` (RGB/RGBA) mapped onto the palette by nearest colour, no dithering.
+
+        Done here rather than by Pillow's quantizer, which matches colours at reduced
+        precision and can send a flat background to a neighbouring dark colour."""
+        pixels = np.asarray(sheet.convert("RGB")).astype(np.int32)
+        packed = (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+        unique, inverse = np.unique(packed, return_inverse=True)
+        rgb = np.stack([(unique >> 16) & 255, (unique >> 8) & 255, unique & 255], axis=-1)
+        palette = np.array(self.colours, dtype=np.int32)
+        distance = ((rgb[:, None, :] - palette[None, :, :]) ** 2).sum(axis=-1)
+        nearest = distance.argmin(axis=1).astype(np.uint8)
+        indices = nearest[inverse].reshape(packed.shape)
+        return Image.frombytes("P", sheet.size, indices.tobytes())
+
+
+def _p_image(size: tuple[int, int], data: bytes) -> Image.Image:
+    return Image.frombytes("P", size, data)
+
+
+@lru_cache(maxsize=1024)
+def _colour_line(
+    content: str, size: int, weight: pictures_text.Weight, ink: RGB, background: RGB
+) -> tuple[bytes, tuple[int, int], tuple[RGB, ...]]:
+    """A line with colour glyphs, composed on its background and given its own small
+    palette: (index bytes, size, palette)."""
+    text_line = pictures_text.line(content, size, weight)
+    composed = Image.new("RGB", text_line.mask.size, background)
+    composed.paste(ink, (0, 0, *text_line.mask.size), text_line.mask)
+    if text_line.colour is not None:
+        composed.paste(text_line.colour, (0, 0), text_line.colour)
+    small = composed.quantize(colors=COLOUR_GLYPH_COLOURS, method=Image.Quantize.MEDIANCUT)
+    flat = small.getpalette() or []
+    used = max(small.tobytes()) + 1
+    palette = tuple((flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) for i in range(used))
+    return small.tobytes(), small.size, palette
+
+
+class IndexedCanvas:
+    """One render: a copy of the base picture, sprites pasted, then ``png()``."""
+
+    def __init__(self, palette: IndexedPalette, base: Image.Image) -> None:
+        self.palette = palette
+        self.image = base.copy()
+        self._extra: list[RGB] = []
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int]) -> None:
+        self.image.paste(sprite, xy)
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        content: str,
+        size: int,
+        ink: RGB,
+        background: RGB,
+        *,
+        weight: pictures_text.Weight = "regular",
+        anchor: str = "lm",
+        max_width: float | None = None,
+    ) -> int:
+        """Text over a flat ``background`` (its whole line box must lie on it)."""
+        shown = (
+            content if max_width is None else pictures_text.fit(content, size, max_width, weight)
+        )
+        if not shown:
+            return 0
+        text_line = pictures_text.line(shown, size, weight)
+        left, top = pictures_text.origin(text_line, xy[0], xy[1], anchor)
+        pictures_text.note_drawn(
+            self.image, shown, size, ink, background, text_line, left, top,
+            palette=[*self.palette.colours, *self._extra],
+        )  # fmt: skip
+        # Only the inked box is pasted, so a line's empty margins never cover a neighbour.
+        if text_line.colour is None:
+            inked = _ramp_sprite(shown, size, weight, self.palette, ink, background)
+            if inked is not None:
+                sprite, (dx, dy) = inked
+                self.image.paste(sprite, (left + dx, top + dy))
+        else:
+            sprite = self._colour_sprite(shown, size, weight, ink, background)
+            ink_box = _ink_box(text_line)
+            if ink_box is not None:
+                self.image.paste(sprite.crop(ink_box), (left + ink_box[0], top + ink_box[1]))
+        return text_line.width
+
+    def _colour_sprite(
+        self, content: str, size: int, weight: pictures_text.Weight, ink: RGB, background: RGB
+    ) -> Image.Image:
+        data, box, colours = _colour_line(content, size, weight, ink, background)
+        offset = len(self.palette.colours) + len(self._extra)
+        if offset + len(colours) > 256:
+            # No room left this render: nearest colours of the fixed palette instead.
+            composed = Image.new("RGB", box)
+            composed.putdata([colours[i] for i in data])  # type: ignore[arg-type]
+            return self.palette.index(composed)
+        self._extra.extend(colours)
+        table = bytes((offset + i) % 256 for i in range(256))
+        return _p_image(box, data.translate(table))
+
+    def png(self, compress_level: int = 1) -> bytes:
+        self.image.putpalette(self.palette.flat + [c for rgb in self._extra for c in rgb])
+        buffer = io.BytesIO()
+        self.image.save(buffer, format="PNG", compress_level=compress_level)
+        return buffer.getvalue()
+
+
+def _ink_box(text_line: pictures_text.Line) -> tuple[int, int, int, int] | None:
+    box = text_line.mask.getbbox()
+    if text_line.colour is not None:
+        colour_box = text_line.colour.getbbox()
+        if colour_box is not None:
+            box = colour_box if box is None else (
+                min(box[0], colour_box[0]), min(box[1], colour_box[1]),
+                max(box[2], colour_box[2]), max(box[3], colour_box[3]),
+            )  # fmt: skip
+    return box
+
+
+_ramp_cache: dict[tuple[object, ...], tuple[Image.Image, tuple[int, int]] | None] = {}
+_RAMP_CACHE_LIMIT = 2048
+
+
+def _ramp_sprite(
+    content: str,
+    size: int,
+    weight: pictures_text.Weight,
+    palette: IndexedPalette,
+    ink: RGB,
+    background: RGB,
+) -> tuple[Image.Image, tuple[int, int]] | None:
+    """The inked part of a line as palette indices on its ramp, and its offset."""
+    key = (content, size, weight, id(palette), ink, background)
+    if key in _ramp_cache:
+        return _ramp_cache[key]
+    mask = pictures_text.line(content, size, weight).mask
+    box = mask.getbbox()
+    inked = None
+    if box is not None:
+        cropped = mask.crop(box)
+        sprite = _p_image(cropped.size, cropped.tobytes().translate(palette.ramp(ink, background)))
+        inked = sprite, (box[0], box[1])
+    if len(_ramp_cache) >= _RAMP_CACHE_LIMIT:
+        _ramp_cache.clear()
+    _ramp_cache[key] = inked
+    return inked

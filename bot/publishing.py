@@ -1,0 +1,701 @@
+"""Publishing: every message players see is a projection of the stored session, and it
+converges on it.
+
+After every commit the publisher shows the session (the session service tells it, so no
+move can be forgotten): each seat's private controls first (DMs), then the public message,
+rendered by the game's handler from the stored session alone. The version the public
+message shows is recorded (``sessions.shown_version``, written in batches); a failed show
+is retried with back-off and jitter, and a reconciler repairs every session whose shown
+version is behind: at start-up before anything else, after each failure, and in a slow
+sweep. Whatever fails — a lost interaction answer, a 5xx, a run of 429s, a missing
+permission, a deleted message (posted again, its new id stored), a crash between the
+commit and the edit — the message ends up showing the stored game.
+
+An older render never overwrites a newer one: one worker per session renders the newest
+stored version, and after every edit it reads the version again and edits once more if a
+move landed meanwhile. With several processes the same holds, because whoever commits a
+move publishes after its commit, and every edit is followed by that check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import math
+import random
+import time
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.answers import NETWORK_ERRORS, Answer, answer_for
+from bot.clock import Clock
+from bot.errors import UserError
+from bot.games import GameHandler, Outcome, Session, ShowContext
+from bot.publication_store import PrivateMessage, PublicationStore, Snapshot
+from bot.storage import StorageUnavailable
+
+if TYPE_CHECKING:
+    from bot.app import DiceBot
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+DM_CLOSED = 50007
+
+# Retries after a transient failure: 1 s doubling to 60 s, each drawn between half and
+# all of that (jitter, so a burst of failures does not retry in lock step).
+FIRST_RETRY_SECONDS = 1.0
+MAX_RETRY_SECONDS = 60.0
+# While a permission is missing: retried when the guild's channels or roles change, and
+# at least this often.
+PERMISSION_RETRY_SECONDS = 300.0
+# A render that raises (a bug) is retried this much later.
+BUG_RETRY_SECONDS = 300.0
+# A session without a message whose first answer may still be under way elsewhere (another
+# process posting it) is posted by the publisher only this long after it was created.
+ORPHAN_GRACE_SECONDS = 30.0
+# Between two edits of one message (Discord rate-limits edits per channel).
+MIN_EDIT_INTERVAL_SECONDS = 0.25
+# The slow sweep, in game-clock seconds, and how many sessions one sweep looks at.
+SWEEP_INTERVAL_SECONDS = 120.0
+SWEEP_LIMIT = 1_000
+# Recorded shown versions are written this often (real time), many in one transaction.
+FLUSH_INTERVAL_SECONDS = 0.5
+CLOSE_GRACE_SECONDS = 5.0
+FORCE_COOLDOWN_SECONDS = 5.0
+
+
+ShowInAnswer = Callable[[Answer, Session, list[Any]], Awaitable[None]]
+
+
+@dataclass
+class _Later(Exception):
+    """The show failed; try again later (``guild_id``: when permissions change)."""
+
+    reason: str
+    delay: float | None = None
+    guild_id: int | None = None
+
+
+def signature(fields: dict[str, Any]) -> str:
+    """What a message would show, as a short comparable string."""
+    view = fields.get("view")
+    embed = fields.get("embed")
+    embeds = fields.get("embeds") or ([] if embed is None else [embed])
+    data = {
+        "content": fields.get("content"),
+        "embeds": [item.to_dict() for item in embeds],
+        "components": view.to_components() if view is not None else [],
+    }
+    text = json.dumps(data, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def as_new_message(fields: dict[str, Any]) -> dict[str, Any]:
+    """Edit fields (``attachments``, ``None`` meaning "remove") as arguments for sending a
+    new message, where files are ``files`` and an absent part is simply left out."""
+    sent = {k: v for k, v in fields.items() if v is not None and k != "attachments"}
+    files = [item for item in fields.get("attachments", []) if isinstance(item, discord.File)]
+    if files:
+        sent["files"] = files
+    return sent
+
+
+class Publisher:
+    def __init__(self, bot: DiceBot, store: PublicationStore, clock: Clock) -> None:
+        self.bot = bot
+        self.store = store
+        self.clock = clock
+        self.min_edit_interval = MIN_EDIT_INTERVAL_SECONDS
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        # Requests that arrived while the session's worker was busy: it looks again.
+        self._again: set[int] = set()
+        self._forced: set[int] = set()
+        self._last_forced: dict[int, float] = {}
+        self._gather: dict[int, float] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # What this process knows is on screen (ahead of the database, written in batches).
+        self._shown: dict[int, int] = {}
+        self._unsaved: dict[int, int] = {}
+        self._flush_wanted = asyncio.Event()
+        self._closed_dms: dict[int, frozenset[int]] = {}
+        # Presses answering with the game's message right now (see ``answering``).
+        self._answering: dict[int, list[asyncio.Event]] = {}
+        # Sessions whose first message an interaction is posting right now, and those whose
+        # first message was lost and is the publisher's to post.
+        self._posting: set[int] = set()
+        self._orphans: set[int] = set()
+        self._gone_channels: set[int] = set()
+        # Workers waiting for a guild's permissions to change.
+        self._permission_waits: dict[int, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self._closing = False
+        # For tests and the log: counts of what was done.
+        self.edits = 0
+        self.reposts = 0
+        self.failures = 0
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Repair what a crash or an outage left stale, then keep watching."""
+        await self.reconcile()
+        self._loops = [
+            asyncio.create_task(self._sweep_loop(), name="publisher-sweep"),
+            asyncio.create_task(self._flush_loop(), name="publisher-flush"),
+        ]
+
+    async def close(self) -> None:
+        """Let edits in flight finish (within a grace period), then record what is shown."""
+        self._closing = True
+        for task in self._loops:
+            task.cancel()
+        pending = [*self._workers.values(), *self._tasks]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=CLOSE_GRACE_SECONDS)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+        await asyncio.gather(*self._loops, return_exceptions=True)
+        with contextlib.suppress(StorageUnavailable):
+            await self._flush()
+
+    # -- requests -------------------------------------------------------------------------
+
+    def committed(self, outcome: Outcome) -> None:
+        """The session service's commit listener: show the outcome, send its pings."""
+        handler = self.bot.sessions.handlers.get(outcome.session.game)
+        gather = 0.0 if handler is None else handler.gather_after(outcome)
+        self.request(outcome.session.id, gather=gather)
+        if handler is not None:
+            self._spawn(self._notify(handler, outcome), f"notify-{outcome.session.id}")
+
+    def request(self, session_id: int, *, gather: float = 0.0, force: bool = False) -> None:
+        """Make the session's messages show its newest stored state, soon. ``gather`` waits
+        that long first (a burst of bets lands in one edit); ``force`` edits even when the
+        message is believed to be up to date (a press showed it is not)."""
+        if self._closing:
+            return
+        if force:
+            # A forced edit answers a press on a stale-looking message; a player pressing
+            # one again and again gets one repair, not one edit per press.
+            now = time.monotonic()
+            if now - self._last_forced.get(session_id, -math.inf) >= FORCE_COOLDOWN_SECONDS:
+                self._last_forced[session_id] = now
+                self._forced.add(session_id)
+        if gather > 0:
+            self._gather[session_id] = max(gather, self._gather.get(session_id, 0.0))
+        if session_id in self._workers:
+            self._again.add(session_id)
+            return
+        self._workers[session_id] = asyncio.create_task(
+            self._run(session_id), name=f"publish-{session_id}"
+        )
+
+    def permissions_changed(self, guild_id: int) -> None:
+        """The guild's channels or roles changed: retry what a missing permission held up."""
+        waiting = self._permission_waits.pop(guild_id, None)
+        if waiting is not None:
+            waiting.set()
+
+    async def message_deleted(self, message_id: int) -> None:
+        """Someone deleted a message: if it was a game's, post the game again."""
+        try:
+            rows = await self.bot.db.fetch_all(
+                "SELECT id FROM sessions WHERE message_id = ?", (message_id,)
+            )
+        except StorageUnavailable:
+            return  # the sweep and the next edit (404) find it later
+        for row in rows:
+            self.request(row["id"], force=True)
+
+    async def reconcile(self) -> int:
+        """Request every session whose public message is behind; returns how many."""
+        stale = await self.store.stale(SWEEP_LIMIT)
+        count = 0
+        for session_id, version in stale:
+            if self._shown.get(session_id, -1) >= version:
+                self._unsaved[session_id] = max(version, self._unsaved.get(session_id, -1))
+                self._flush_wanted.set()
+                continue
+            if session_id not in self._workers:
+                self.request(session_id)
+                count += 1
+        if count:
+            log.info("repairing %d game message(s) that show an older state", count)
+        return count
+
+    # -- the interaction's own answer -----------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def answering(self, session_id: int) -> AsyncIterator[ShowInAnswer]:
+        """Around a press that moves a game and answers by editing the game's message
+        (``show(answer, session, events)`` inside the block): while it runs, the session's
+        worker waits, so the move shows in the answer itself rather than in a second edit.
+        If Discord loses that answer, the worker edits the message after the block."""
+        done = asyncio.Event()
+        self._answering.setdefault(session_id, []).append(done)
+
+        async def show(answer: Answer, session: Session, events: list[Any]) -> None:
+            await self._show_in_answer(answer, session, events)
+
+        try:
+            yield show
+        finally:
+            waiting = self._answering.get(session_id, [])
+            if done in waiting:
+                waiting.remove(done)
+            if not waiting:
+                self._answering.pop(session_id, None)
+            done.set()
+            self.request(session_id)
+
+    async def _show_in_answer(self, answer: Answer, session: Session, events: list[Any]) -> None:
+        handler = self._handler(session)
+        async with self._lock(session.id):
+            if self._known_shown(session) >= session.version:
+                await answer.acknowledge()
+                return
+            context = ShowContext(
+                events=events, dm_closed=self._closed_dms.get(session.id, frozenset())
+            )
+            fields = await handler.render(session, context)
+            if await answer.update(**fields):
+                self._mark_shown(session.id, session.version)
+
+    async def post_first(
+        self, interaction: discord.Interaction, session: Session, fields: dict[str, Any]
+    ) -> None:
+        """Answer the command that created ``session`` with its public message and store
+        the message's id. If Discord loses that answer, the publisher posts the message in
+        the channel itself (or, if it may not post there, ends the game)."""
+        answer = answer_for(interaction)
+        answer.public = True
+        async with self.posting(session.id):
+            message_id = await answer.send(ephemeral=False, **as_new_message(fields))
+            if message_id is None:
+                return
+            self._mark_shown(session.id, session.version)
+            try:
+                await self.bot.sessions.set_message(session.id, message_id, session.version)
+            except StorageUnavailable:
+                # The message is up; only its id is not stored yet. Keep trying in the
+                # background rather than tell the player their game failed.
+                self._spawn(self._store_message_later(session, message_id), "store-message")
+
+    @contextlib.asynccontextmanager
+    async def posting(self, session_id: int) -> AsyncIterator[None]:
+        """Around posting a new game's first message: the publisher does not post it too.
+        If the block ends without the message stored, the publisher posts it."""
+        self._posting.add(session_id)
+        try:
+            yield
+        finally:
+            self._posting.discard(session_id)
+            try:
+                session = await self.bot.sessions.get(session_id)
+            except StorageUnavailable:
+                session = None  # the sweep looks again later
+            if session is not None and session.message_id is None:
+                self._orphans.add(session_id)
+            self.request(session_id)
+
+    async def record_private_shown(
+        self, session: Session, seat: int, key: str, fields: dict[str, Any], message_id: int
+    ) -> None:
+        """A press edited the seat's private message (``message_id``) to ``fields`` itself:
+        remember it, so the publisher does not edit it again to the same thing."""
+        snapshot = await self.store.snapshot(session.id)
+        row = None if snapshot is None else snapshot.private.get(seat)
+        if row is None or row.key != key or row.message_id != message_id:
+            return
+        await self.store.save_private(
+            session.id,
+            PrivateMessage(
+                seat=seat,
+                key=row.key,
+                channel_id=row.channel_id,
+                message_id=row.message_id,
+                closed=row.closed,
+                shown=signature(fields),
+            ),
+        )
+
+    # -- the worker -----------------------------------------------------------------------
+
+    async def _run(self, session_id: int) -> None:
+        failures = 0
+        try:
+            while not self._closing:
+                gather = self._gather.pop(session_id, 0.0)
+                if gather > 0:
+                    await asyncio.sleep(gather)
+                for answering in list(self._answering.get(session_id, [])):
+                    await answering.wait()
+                self._again.discard(session_id)
+                force = session_id in self._forced
+                self._forced.discard(session_id)
+                try:
+                    async with self._lock(session_id):
+                        changed = await self._publish_once(session_id, force)
+                except Exception as error:
+                    later = error if isinstance(error, _Later) else self._unexpected(session_id)
+                    failures += 1
+                    self.failures += 1
+                    if force:
+                        self._forced.add(session_id)
+                    await self._wait(session_id, later, failures)
+                    continue
+                failures = 0
+                if changed:
+                    # Look again: a move may have landed while the edit was under way.
+                    await asyncio.sleep(self.min_edit_interval)
+                    continue
+                if session_id in self._again or session_id in self._forced:
+                    continue
+                return
+        finally:
+            self._workers.pop(session_id, None)
+
+    def _unexpected(self, session_id: int) -> _Later:
+        # A bug (or a Discord answer we did not plan for): say so once, try again much later.
+        log.exception("session %s: showing it failed unexpectedly", session_id)
+        return _Later("unexpected error", delay=BUG_RETRY_SECONDS)
+
+    async def _wait(self, session_id: int, later: _Later, failures: int) -> None:
+        if later.guild_id is not None:
+            event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
+            sleeper = asyncio.ensure_future(
+                self.clock.sleep(later.delay or PERMISSION_RETRY_SECONDS)
+            )
+            waiter = asyncio.ensure_future(event.wait())
+            try:
+                await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                sleeper.cancel()
+                waiter.cancel()
+            return
+        delay = later.delay
+        if delay is None:
+            ceiling = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1))
+            delay = random.uniform(ceiling / 2, ceiling)
+        log.info(
+            "session %s: showing it failed (%s); retrying in %.1f s",
+            session_id,
+            later.reason,
+            delay,
+        )
+        await self.clock.sleep(delay)
+
+    async def _publish_once(self, session_id: int, force: bool) -> bool:
+        """Bring the session's messages up to date; True if the public message was edited."""
+        try:
+            snapshot = await self.store.snapshot(session_id)
+        except StorageUnavailable as error:
+            raise _Later(f"database unavailable: {error}") from error
+        if snapshot is None:
+            return False
+        session = snapshot.session
+        handler = self.bot.sessions.handlers.get(session.game)
+        if handler is None:
+            return False
+        if session.channel_id in self._gone_channels:
+            self._mark_shown(session.id, session.version)
+            return False
+        try:
+            if await self._sync_private(handler, snapshot):
+                snapshot = await self.store.snapshot(session_id) or snapshot
+                session = snapshot.session
+        except StorageUnavailable as error:
+            raise _Later(f"database unavailable: {error}") from error
+        closed = frozenset(seat for seat, row in snapshot.private.items() if row.closed)
+        if closed != self._closed_dms.get(session.id, frozenset()):
+            # The public message says whose DMs are closed: show the change.
+            force = True
+        self._closed_dms[session.id] = closed
+        if self._known_shown(session) >= session.version and not force:
+            return False
+        if session.message_id is None and not self._may_post(session):
+            wait = session.created_at + ORPHAN_GRACE_SECONDS - self.clock.now()
+            raise _Later("the first message may still be on its way", delay=max(wait, 0.1))
+        context = ShowContext(events=snapshot.events, dm_closed=closed)
+        try:
+            if session.message_id is None:
+                await self._post_new(handler, session, context)
+            else:
+                try:
+                    fields = await self._render(handler, session, context)
+                    await self.bot.edit_public_message(session, **fields)
+                    self.edits += 1
+                except discord.NotFound as error:
+                    if error.code != UNKNOWN_MESSAGE:
+                        raise
+                    await self._post_new(handler, session, context)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                await self._channel_gone(session)
+                return False
+            raise _Later(f"HTTP 404, code {error.code}") from error
+        except discord.Forbidden as error:
+            if session.message_id is None:
+                # The game's first message can't be posted here: end it rather than leave
+                # its players busy in this channel with a game nobody can see.
+                await self._first_message_refused(session)
+                return False
+            raise _Later(
+                f"missing permission (code {error.code})", guild_id=session.guild_id
+            ) from error
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                raise _Later(f"HTTP {error.status}") from error
+            # Discord refused what we sent: a bug in a render, not a passing fault.
+            log.error(
+                "session %s: Discord refused its message (HTTP %s, code %s): %s",
+                session.id,
+                error.status,
+                error.code,
+                error.text,
+            )
+            raise _Later("refused message", delay=BUG_RETRY_SECONDS) from error
+        except NETWORK_ERRORS as error:
+            raise _Later(type(error).__name__) from error
+        except StorageUnavailable as error:
+            raise _Later(f"database unavailable: {error}") from error
+        self._mark_shown(session.id, session.version)
+        return True
+
+    async def _render(
+        self, handler: GameHandler, session: Session, context: ShowContext
+    ) -> dict[str, Any]:
+        try:
+            return await handler.render(session, context)
+        except Exception as error:
+            log.exception("session %s: rendering its message failed", session.id)
+            raise _Later("render failed", delay=BUG_RETRY_SECONDS) from error
+
+    async def _post_new(self, handler: GameHandler, session: Session, context: ShowContext) -> None:
+        """Post the game's message afresh (it was deleted, or never arrived) and store it."""
+        fields = await self._render(handler, session, context)
+        fields["allowed_mentions"] = discord.AllowedMentions.none()
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        message = await channel.send(**as_new_message(fields))
+        self.reposts += 1
+        self._orphans.discard(session.id)
+        await self.bot.sessions.set_message(session.id, message.id, session.version)
+        log.info("session %s: posted its game message again (message %s)", session.id, message.id)
+
+    async def _store_message_later(self, session: Session, message_id: int) -> None:
+        for attempt in range(1, 8):
+            await self.clock.sleep(FIRST_RETRY_SECONDS * 2**attempt)
+            try:
+                await self.bot.sessions.set_message(session.id, message_id, session.version)
+            except StorageUnavailable:
+                continue
+            self.request(session.id)
+            return
+        log.warning("session %s: could not store its message id %s", session.id, message_id)
+
+    async def _channel_gone(self, session: Session) -> None:
+        """The channel was deleted: nobody can play there; the game ends without a result."""
+        self._gone_channels.add(session.channel_id)
+        self._mark_shown(session.id, session.version)
+        log.info("session %s: its channel %s is gone", session.id, session.channel_id)
+        if session.is_open:
+            with contextlib.suppress(Exception):
+                await self.bot.sessions.cancel(
+                    session.id, None, "ended because its channel was deleted"
+                )
+
+    async def _first_message_refused(self, session: Session) -> None:
+        self._mark_shown(session.id, session.version)
+        log.info(
+            "session %s: its first message is not allowed in channel %s",
+            session.id,
+            session.channel_id,
+        )
+        if session.is_open:
+            with contextlib.suppress(UserError, StorageUnavailable):
+                await self.bot.sessions.cancel(
+                    session.id, None, "ended because its message could not be posted here"
+                )
+
+    def _may_post(self, session: Session) -> bool:
+        if session.id in self._posting:
+            return False
+        if session.id in self._orphans:
+            return True
+        return self.clock.now() - session.created_at >= ORPHAN_GRACE_SECONDS
+
+    # -- private controls -----------------------------------------------------------------
+
+    async def _sync_private(self, handler: GameHandler, snapshot: Snapshot) -> bool:
+        """Send each seat the private controls it needs now, and turn controls no longer
+        needed into what the handler says they become. True if a new DM went out (the
+        public message may then say whose DMs are closed)."""
+        session = snapshot.session
+        sent_new = False
+        for seat in session.seats:
+            if seat.is_ai:
+                continue
+            wanted = None
+            if session.is_open and not seat.has_left:
+                wanted = handler.private_controls(session, seat.seat)
+            row = snapshot.private.get(seat.seat)
+            if wanted is not None and (row is None or row.key != wanted.key):
+                if row is not None:
+                    await self._settle_private(handler, session, row)
+                message = await self._send_private(seat.user_id, wanted.fields)
+                await self.store.save_private(
+                    session.id,
+                    PrivateMessage(
+                        seat=seat.seat,
+                        key=wanted.key,
+                        channel_id=None if message is None else message.channel.id,
+                        message_id=None if message is None else message.id,
+                        closed=message is None,
+                        shown=signature(wanted.fields),
+                    ),
+                )
+                sent_new = True
+            elif wanted is None and row is not None:
+                await self._settle_private(handler, session, row)
+        return sent_new
+
+    async def _settle_private(
+        self, handler: GameHandler, session: Session, row: PrivateMessage
+    ) -> None:
+        """Make a private message whose controls are no longer needed show what they became."""
+        if row.message_id is None or row.channel_id is None:
+            return
+        fields = handler.private_after(session, row.seat, row.key)
+        shown = signature(fields)
+        if shown == row.shown:
+            return
+        channel = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private)
+        try:
+            await channel.get_partial_message(row.message_id).edit(**fields)
+        except discord.NotFound:
+            pass  # the player deleted it: nothing left to update
+        except discord.Forbidden as error:
+            log.info("session %s: cannot edit a private message (code %s)", session.id, error.code)
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                raise _Later(f"HTTP {error.status} on a private message") from error
+            raise
+        except NETWORK_ERRORS as error:
+            raise _Later(type(error).__name__) from error
+        await self.store.save_private(
+            session.id,
+            PrivateMessage(
+                seat=row.seat,
+                key=row.key,
+                channel_id=row.channel_id,
+                message_id=row.message_id,
+                closed=row.closed,
+                shown=shown,
+            ),
+        )
+
+    async def _send_private(self, user_id: int, fields: dict[str, Any]) -> discord.Message | None:
+        try:
+            return await self.bot.send_dm(user_id, **fields)
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                raise _Later(f"HTTP {error.status} on a DM") from error
+            if isinstance(error, discord.Forbidden | discord.NotFound):
+                return None  # DMs closed, or the user is gone: play goes on in public
+            raise
+        except NETWORK_ERRORS as error:
+            raise _Later(type(error).__name__) from error
+
+    # -- bookkeeping ----------------------------------------------------------------------
+
+    def _handler(self, session: Session) -> GameHandler:
+        return self.bot.sessions.handlers[session.game]
+
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[session_id] = lock
+        return lock
+
+    def _known_shown(self, session: Session) -> int:
+        return max(self._shown.get(session.id, -1), session.shown_version)
+
+    def _mark_shown(self, session_id: int, version: int) -> None:
+        if self._shown.get(session_id, -1) >= version:
+            return
+        self._shown[session_id] = version
+        self._unsaved[session_id] = version
+        self._flush_wanted.set()
+
+    async def _flush(self) -> None:
+        batch, self._unsaved = self._unsaved, {}
+        try:
+            await self.store.record_shown(batch)
+        except BaseException:
+            for session_id, version in batch.items():
+                self._unsaved[session_id] = max(version, self._unsaved.get(session_id, -1))
+            raise
+
+    async def _flush_loop(self) -> None:
+        while True:
+            await self._flush_wanted.wait()
+            await asyncio.sleep(FLUSH_INTERVAL_SECONDS)
+            self._flush_wanted.clear()
+            try:
+                await self._flush()
+            except StorageUnavailable:
+                log.warning("could not record which game messages are up to date; retrying")
+                self._flush_wanted.set()
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await self.clock.sleep(SWEEP_INTERVAL_SECONDS)
+            try:
+                await self.reconcile()
+            except StorageUnavailable:
+                log.warning("message sweep: database unavailable, trying again later")
+            now = time.monotonic()
+            self._last_forced = {
+                key: when
+                for key, when in self._last_forced.items()
+                if now - when < FORCE_COOLDOWN_SECONDS
+            }
+            # Forget what is settled in the database, so the memory stays small.
+            for session_id in [s for s in self._shown if s not in self._workers]:
+                if session_id not in self._unsaved:
+                    del self._shown[session_id]
+                    self._closed_dms.pop(session_id, None)
+
+    async def _notify(self, handler: GameHandler, outcome: Outcome) -> None:
+        try:
+            await handler.notify(outcome)
+        except (discord.HTTPException, *NETWORK_ERRORS) as error:
+            log.info("session %s: a ping could not be sent (%s)", outcome.session.id, error)
+        except Exception:
+            log.exception("session %s: sending its pings failed", outcome.session.id)
+
+    def _spawn(self, coroutine: Any, name: str) -> None:
+        task = asyncio.create_task(coroutine, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def pending(self) -> Iterable[asyncio.Task[Any]]:
+        """Work under way: workers (some perhaps waiting to retry) and pings."""
+        return [*self._workers.values(), *self._tasks]
+
+    async def settled(self) -> None:
+        """Wait until nothing is left to show (tests, and a clean shutdown)."""
+        while pending := list(self.pending()):
+            await asyncio.gather(*pending, return_exceptions=True)

@@ -1,0 +1,252 @@
+"""The Weighted Dice table as a picture: seats and points toward the target, the house,
+the two rollers with their dice and each side's chance, bets as they come in, and the
+standings at the end.
+
+Drawn from the engine's ``public_view`` (everything in this game is public) and the
+seats' display names. 400 wide (what the desktop shows an embed image at), 300 high for
+up to 8 seats and taller for more, one row per seat:
+
+- left, the seats: name, a bar of points toward the target with the number, and what the
+  seat does this round in words (house, rolls the d8, bet 10 on Ann, left);
+- right, the round: each roller with their die and chance to win, the tie that goes to
+  the house, and the bets on each side; at the end, the winner and the final ranks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from PIL import Image
+
+from bot.pictures import draw
+from bot.pictures import palette as colours
+from bot.pictures import text as pictures_text
+from bot.pictures.picture import Picture, clip_alt_text
+
+FILENAME = "table.png"
+WIDTH = 400
+MIN_HEIGHT = 300
+MARGIN = 10
+HEADER = 30
+ROW = 24
+LIST_WIDTH = 252
+PANEL_LEFT = MARGIN + LIST_WIDTH + 8
+NAME_WIDTH = 78
+BAR_LEFT = MARGIN + 10 + NAME_WIDTH + 6
+BAR_WIDTH = 34
+
+BACKGROUND, CARD = colours.BACKGROUND, colours.SURFACE
+TEXT_PAIRS = (
+    (colours.TEXT, CARD),
+    (colours.MUTED, CARD),
+    (colours.GOLD, CARD),
+    (colours.ACCENT, CARD),
+    (colours.GOOD, CARD),
+    (colours.TEXT, BACKGROUND),
+    (colours.MUTED, BACKGROUND),
+    (colours.INK_ON_LIGHT, colours.DIE_FACE),
+)
+# Bars carry their number beside them, so the track itself is decoration.
+CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
+    "points bar on its track": (colours.GOLD, colours.RAISED),
+    "a roller's die on the card": (colours.DIE_FACE, CARD),
+    "the house's frame on the card": (colours.ACCENT, CARD),
+}
+MEDALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def height_for(seats: int) -> int:
+    return max(MIN_HEIGHT, MARGIN + HEADER + seats * ROW + 2 * MARGIN)
+
+
+def _chance(text: str) -> str:
+    share = float(Fraction(text))
+    return f"{share:.0%}" if share >= 0.01 or share == 0 else "<1%"
+
+
+def render_table(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
+    """The table for ``public_view`` and the seats' display names (seat order)."""
+    seats = view["n_players"]
+    height = height_for(seats)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    finished = view["phase"] == "finished"
+    heading = (
+        "Final standings"
+        if finished
+        else f"Round {view['round']} · first to {view['target']} points"
+    )
+    pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, 15, colours.TEXT, BACKGROUND,
+                            weight="bold", max_width=LIST_WIDTH)  # fmt: skip
+    phase = {"setup": "the house picks", "betting": "bets open", "finished": "game over"}
+    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), phase[view["phase"]], 13,
+                            colours.MUTED, BACKGROUND, anchor="rm")  # fmt: skip
+    _draw_seats(image, view, names, height)
+    _draw_round(image, view, names, height)
+    return Picture(
+        png=draw.encode(image),
+        alt_text=alt_text(view, names),
+        filename=FILENAME,
+        width=WIDTH,
+        height=height,
+    )
+
+
+def _seat_order(view: Mapping[str, Any]) -> list[int]:
+    result = view.get("result")
+    seats = list(range(view["n_players"]))
+    if result:
+        ranks = result["ranks"]
+        return sorted(seats, key=lambda seat: (ranks[seat], seat))
+    return seats
+
+
+def _role(view: Mapping[str, Any], names: Sequence[str], seat: int) -> tuple[str, colours.RGB]:
+    player = view["players"][seat]
+    if not player["active"]:
+        return "left", colours.MUTED
+    if view["phase"] == "finished":
+        rank = view["result"]["ranks"][seat]
+        return MEDALS.get(rank, f"{rank}th"), colours.GOLD if rank == 1 else colours.MUTED
+    if seat == view["house"]:
+        return "house", colours.ACCENT
+    if seat in view["rollers"]:
+        index = view["rollers"].index(seat)
+        return f"rolls d{view['dice'][index]}", colours.TEXT
+    bet = next((b for b in view["bets"] if b["player"] == seat), None)
+    if bet is not None:
+        backed = names[view["rollers"][bet["roller"]]]
+        return f"{bet['amount']} on {backed}", colours.GOOD
+    if seat in view["to_act"]:
+        return "to bet…", colours.MUTED
+    return "", colours.MUTED
+
+
+def _draw_seats(
+    image: Image.Image, view: Mapping[str, Any], names: Sequence[str], height: int
+) -> None:
+    top = MARGIN + HEADER
+    draw.paste_box(image, (MARGIN, top, MARGIN + LIST_WIDTH, height - MARGIN), 10, CARD,
+                   BACKGROUND)  # fmt: skip
+    target = view["target"]
+    for row, seat in enumerate(_seat_order(view)):
+        y = top + 6 + row * ROW + ROW / 2
+        player = view["players"][seat]
+        ink = colours.TEXT if player["active"] else colours.MUTED
+        pictures_text.draw_text(image, (MARGIN + 10, y), names[seat], 13, ink, CARD,
+                                weight="bold", max_width=NAME_WIDTH)  # fmt: skip
+        points = player["points"]
+        draw.bar(image, (BAR_LEFT, y - 3, BAR_LEFT + BAR_WIDTH, y + 3), points / target,
+                 colours.GOLD, colours.RAISED, CARD)  # fmt: skip
+        pictures_text.draw_text(image, (BAR_LEFT + BAR_WIDTH + 5, y), str(points), 13,
+                                colours.TEXT, CARD, weight="bold")  # fmt: skip
+        role, role_ink = _role(view, names, seat)
+        if role:
+            role_left = BAR_LEFT + BAR_WIDTH + 32
+            pictures_text.draw_text(image, (role_left, y), role, 12, role_ink, CARD,
+                                    max_width=MARGIN + LIST_WIDTH - 8 - role_left)  # fmt: skip
+
+
+def _draw_round(
+    image: Image.Image, view: Mapping[str, Any], names: Sequence[str], height: int
+) -> None:
+    left, right = PANEL_LEFT, WIDTH - MARGIN
+    top = MARGIN + HEADER
+    draw.paste_box(image, (left, top, right, height - MARGIN), 10, CARD, BACKGROUND)
+    inner, width = left + 10, right - left - 20
+    if view["phase"] == "finished":
+        _draw_winners(image, view, names, inner, top, width)
+        return
+    if view["phase"] == "setup":
+        house = names[view["house"]]
+        lines = [("House", colours.MUTED, "regular"), (house, colours.TEXT, "bold")]
+        lines.append(("picks two rollers", colours.MUTED, "regular"))
+        lines.append(("and their dice", colours.MUTED, "regular"))
+        for index, (words, ink, weight) in enumerate(lines):
+            pictures_text.draw_text(image, (inner, top + 18 + 20 * index), words, 13, ink, CARD,
+                                    weight=weight, max_width=width)  # fmt: skip
+        return
+    odds = view["odds"]
+    totals = view["bet_totals"]
+    y = top + 10
+    for side, seat in enumerate(view["rollers"]):
+        sides = view["dice"][side]
+        chip = draw.rounded_box((34, 22), 6, colours.DIE_FACE, CARD)
+        image.paste(chip, (inner, y))
+        pictures_text.draw_text(image, (inner + 17, y + 11), f"d{sides}", 13,
+                                colours.INK_ON_LIGHT, colours.DIE_FACE, weight="bold",
+                                anchor="mm")  # fmt: skip
+        pictures_text.draw_text(image, (inner + 42, y + 11), names[seat], 13, colours.TEXT,
+                                CARD, weight="bold", max_width=width - 42)  # fmt: skip
+        pictures_text.draw_text(image, (inner, y + 38), _chance(odds[side]), 22, colours.TEXT,
+                                CARD, weight="bold", anchor="ls")  # fmt: skip
+        chance_width = pictures_text.width(_chance(odds[side]), 22, "bold")
+        pictures_text.draw_text(image, (inner + chance_width + 5, y + 38), "to win", 12,
+                                colours.MUTED, CARD, anchor="ls")  # fmt: skip
+        pictures_text.draw_text(image, (inner, y + 54), f"bets on: {totals[side]}", 12,
+                                colours.GOOD if totals[side] else colours.MUTED, CARD)  # fmt: skip
+        y += 72
+    pictures_text.draw_text(image, (inner, y + 2), f"Tie {_chance(odds[2])}:", 12,
+                            colours.ACCENT, CARD, weight="bold", max_width=width)  # fmt: skip
+    pictures_text.draw_text(image, (inner, y + 18), "the house wins", 12, colours.ACCENT, CARD,
+                            max_width=width)  # fmt: skip
+    waiting = len(view["to_act"])
+    if waiting:
+        words = f"{waiting} still to bet" if waiting > 1 else "1 still to bet"
+        pictures_text.draw_text(image, (inner, y + 40), words, 12, colours.MUTED, CARD)
+
+
+def _draw_winners(
+    image: Image.Image,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    inner: int,
+    top: int,
+    width: int,
+) -> None:
+    result = view["result"]
+    winners = result["winners"]
+    best = view["players"][winners[0]]["points"]
+    y = top + 18
+    label = "★ Winner" if len(winners) == 1 else "★ Shared win"
+    pictures_text.draw_text(image, (inner, y), label, 14, colours.GOLD, CARD, weight="bold")
+    for seat in winners[:4]:
+        y += 22
+        pictures_text.draw_text(image, (inner, y), names[seat], 15, colours.TEXT, CARD,
+                                weight="bold", max_width=width)  # fmt: skip
+    y += 24
+    pictures_text.draw_text(image, (inner, y), f"{best} points", 13, colours.TEXT, CARD)
+    pictures_text.draw_text(image, (inner, y + 20), f"{view['rounds_played']} rounds played", 12,
+                            colours.MUTED, CARD)  # fmt: skip
+
+
+def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The table in words: the round, the matchup with its chances, every seat."""
+    short = [name if len(name) <= 24 else name[:23] + "…" for name in names]
+    parts = []
+    if view["phase"] == "finished":
+        winners = view["result"]["winners"]
+        parts.append(
+            "Weighted Dice, final standings: " + " and ".join(short[s] for s in winners) + " won."
+        )
+    else:
+        parts.append(f"Weighted Dice, round {view['round']}, first to {view['target']} points.")
+        if view["phase"] == "setup":
+            parts.append(f"{short[view['house']]}, the house, picks the rollers.")
+        else:
+            odds = [_chance(o) for o in view["odds"]]
+            first, second = view["rollers"]
+            parts.append(
+                f"{short[first]} rolls a d{view['dice'][0]} ({odds[0]} to win, bets "
+                f"{view['bet_totals'][0]}) against {short[second]} with a d{view['dice'][1]} "
+                f"({odds[1]}, bets {view['bet_totals'][1]}); a tie ({odds[2]}) goes to the "
+                f"house, {short[view['house']]}."
+            )
+    seats = []
+    for seat in _seat_order(view):
+        role, _ = _role(view, short, seat)
+        points = view["players"][seat]["points"]
+        seats.append(f"{short[seat]} {points}" + (f" ({role})" if role else ""))
+    parts.append("Seats: " + "; ".join(seats) + ".")
+    return clip_alt_text(" ".join(parts))

@@ -1,0 +1,307 @@
+"""What players see catches up with the stored game: a crash between a commit and its edit,
+a stale press, a database locked for seconds, two lobbies joined at once, forged or
+out-of-range input, and a challenge to someone who is not in the server. No test here may
+log an ERROR (tests/conftest.py fails any test that does).
+
+Faults on Discord's side (lost answers, 5xx, 429s, permission outages) are in
+``test_faults.py``; a real SIGKILL between commit and edit is in ``test_crash_repair.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from crash_support import commit_unseen
+from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player
+from fakediscord.interactions import wait_for_answer
+from knucklebones_support import board_turn, enabled_columns, session_for, start_duel
+
+from bot.app import DiceBot
+from bot.challenges import act_on_challenge
+from bot.errors import UserError
+
+
+@contextmanager
+def database_locked(path: Path, seconds: float) -> Iterator[threading.Thread]:
+    """Another connection holds the database's write lock for ``seconds``."""
+    locked = threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            locked.set()
+            time.sleep(seconds)
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+
+    holder = threading.Thread(target=hold, name="lock-holder")
+    holder.start()
+    assert locked.wait(5)
+    try:
+        yield holder
+    finally:
+        holder.join()
+
+
+# -- a crash between the commit and the edit ----------------------------------------------
+
+
+async def test_a_move_committed_before_a_crash_shows_when_the_bot_starts(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    board = await start_duel(fake_discord, alice, bob)
+    session = await session_for(bot, board)
+    # Alice's move is stored, and the bot dies before its edit: the board still shows turn 1.
+    await commit_unseen(bot, session.id, alice.id, {"type": "place", "column": 0, "turn": 1})
+    assert board_turn(board) == 1
+
+    await bot_factory.restart()
+    # Repaired at start-up, before anyone presses anything.
+    await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the board to show turn 2")
+    assert f"<@{bob.id}>, your turn" in board.content
+
+
+async def test_a_press_on_a_board_that_is_behind_brings_it_up_to_date(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    session = await session_for(running_bot, board)
+    await commit_unseen(
+        running_bot, session.id, alice.id, {"type": "place", "column": 0, "turn": 1}
+    )
+
+    refused = await alice.click(board, "Column 2")  # turn 1's buttons, still on screen
+    assert refused.ephemeral and "has moved on (it is turn 2 now)" in refused.text()
+    await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the repaired board")
+    stored = await running_bot.sessions.require(session.id)
+    assert stored.version == session.version + 1  # the refused press applied nothing
+
+
+# -- the database is locked by someone else -----------------------------------------------
+
+
+async def test_a_move_waiting_on_a_locked_database_is_deferred_then_shown(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    alice: Player,
+    bob: Player,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    with database_locked(running_bot.settings.database_path, 3.5):
+        pressed = await alice.begin_click(board, "Column 1")
+        outcome = await wait_for_answer(pressed, 3)
+        # Inside Discord's 3 seconds: a deferred update, not "This interaction failed".
+        assert outcome.type is CallbackType.DEFERRED_UPDATE
+        assert outcome.latency < 3.0
+    await fake_discord.wait_for(lambda: board_turn(board) == 2, timeout=5, what="the move")
+    assert f"<@{bob.id}>, your turn" in board.content
+
+
+async def test_a_lock_that_outlasts_the_busy_timeout_gets_try_again_and_changes_nothing(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    alice: Player,
+    bob: Player,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    session = await session_for(running_bot, board)
+    # A shorter busy timeout than the default 5 s keeps this test quick; the path is the same.
+    await running_bot.db.conn.execute("PRAGMA busy_timeout = 2500")
+    with database_locked(running_bot.settings.database_path, 4.0):
+        pressed = await alice.begin_click(board, "Column 1")
+        outcome = await wait_for_answer(pressed, 3)
+        assert outcome.type is CallbackType.DEFERRED_UPDATE
+        follow = await outcome.followup(timeout=5)
+        assert follow.ephemeral and "try again in a moment" in follow.text()
+    assert (await running_bot.sessions.require(session.id)).version == session.version
+    assert board_turn(board) == 1 and enabled_columns(board) == [0, 1, 2]
+
+
+# -- two lobbies, one player, the same moment ---------------------------------------------
+
+
+async def test_joining_two_tables_at_once_seats_the_player_at_one(
+    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player, bob: Player
+) -> None:
+    dana = await guild.add_member("dana")
+    first = (await alice.slash("weighted new")).message
+    second = (await bob.slash("weighted new")).message
+    assert first is not None and second is not None
+    presses = [await dana.begin_click(first, "Join"), await dana.begin_click(second, "Join")]
+    answers = [await wait_for_answer(press, 5) for press in presses]
+    refused = [a for a in answers if a.ephemeral]
+    assert len(refused) == 1 and "already have a game open in this channel" in refused[0].text()
+    rows = await running_bot.db.fetch_all(
+        "SELECT session_id FROM session_players WHERE user_id = ?", (dana.id,)
+    )
+    assert len(rows) == 1
+
+
+# -- input a modified client can send -----------------------------------------------------
+
+
+async def test_a_column_button_copied_onto_another_message_moves_nothing(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    session = await session_for(running_bot, board)
+    forged = await fake_discord.seed_bot_message(
+        guild.default_channel,
+        content="an older message of the bot",
+        components=[
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 2,
+                        "style": 1,
+                        "label": "Column 1",
+                        "custom_id": f"kb:{session.id}:1:col:0",
+                    }
+                ],
+            }
+        ],
+    )
+    refused = await alice.click(forged, "Column 1")
+    assert refused.ephemeral and "does not belong to this message" in refused.text()
+    assert forged.edit_count == 0 and forged.content == "an older message of the bot"
+    assert (await running_bot.sessions.require(session.id)).version == session.version
+    assert board_turn(board) == 1
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "kb:99999999999999999999:1:col:0",  # 20 digits: matches no template
+        "kb:9999999999999999999:1:col:0",  # 19 digits, above the largest 64-bit id
+        "challenge:9999999999999999999:accept",
+        "wd:9999999999999999999:lobby:join",
+    ],
+)
+async def test_a_forged_id_too_large_for_the_database_gets_a_clear_answer(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    custom_id: str,
+) -> None:
+    forged = await fake_discord.seed_bot_message(
+        guild.default_channel,
+        content="forged",
+        components=[
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 1, "label": "Press", "custom_id": custom_id}],
+            }
+        ],
+    )
+    answer = await alice.click(forged, "Press")
+    assert answer.ephemeral
+    assert "nothing was done" in answer.text() or "no longer active" in answer.text()
+    assert "Something went wrong" not in answer.text()
+
+
+async def test_a_select_value_that_is_not_a_plain_number_is_refused(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+) -> None:
+    forged = await fake_discord.seed_bot_message(
+        guild.default_channel,
+        content="a house panel",
+        components=[
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 3,
+                        "custom_id": "wd:1:1:pick:d0:x.x.x.x",
+                        "options": [{"label": "two", "value": "²"}],
+                    }
+                ],
+            }
+        ],
+    )
+    answer = await alice.select(forged, ["²"])
+    assert answer.ephemeral and "not on the list" in answer.text()
+
+
+# -- opponents who are not in the server ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command", ["knucklebones challenge", "diceman challenge", "duel challenge"]
+)
+async def test_challenging_someone_who_is_not_a_member_says_so(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    alice: Player,
+    command: str,
+) -> None:
+    stranger = fake_discord.add_user("Zoë")
+    answer = await alice.slash(command, opponent=stranger)
+    assert answer.ephemeral
+    assert answer.text() == "Zoë isn't in this server, so they can't play here."
+    assert await running_bot.db.fetch_all("SELECT id FROM sessions") == []
+
+
+# -- a challenge answered twice, or called off while accepted ------------------------------
+
+
+async def test_a_double_accept_starts_one_game_and_says_so(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    board = (await alice.slash("knucklebones challenge", opponent=bob)).message
+    assert board is not None
+    presses = [await bob.begin_click(board, "Accept"), await bob.begin_click(board, "Accept")]
+    answers = [await wait_for_answer(press, 5) for press in presses]
+    refused = [a for a in answers if a.ephemeral]
+    assert len(refused) == 1
+    assert refused[0].text() == (
+        "That challenge has been answered already: the game is on, on the same message."
+    )
+    await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game board")
+
+
+async def test_calling_off_a_challenge_that_was_just_accepted_says_the_game_is_on(
+    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player, bob: Player
+) -> None:
+    board = (await alice.slash("diceman challenge", opponent=bob)).message
+    assert board is not None
+    pending = await running_bot.sessions.open_session_for(alice.id, guild.default_channel.id)
+    assert pending is not None
+    await bob.click(board, "Accept")
+    # Alice's /diceman forfeit looked the challenge up a moment before bob's Accept landed.
+    with pytest.raises(UserError, match="was accepted a moment ago, so the game is on"):
+        await act_on_challenge(running_bot, pending, alice.id, "decline", "diceman")
+    assert (await running_bot.sessions.require(pending.id)).status == "active"
+
+
+# -- small things players saw --------------------------------------------------------------
+
+
+async def test_a_leaderboard_of_one_page_is_posted_without_an_error(
+    running_bot: DiceBot, alice: Player
+) -> None:
+    answer = await alice.slash("leaderboard", game="knucklebones")
+    assert not answer.ephemeral and answer.message is not None
+    assert answer.message.buttons() == []
+    assert not any("Something went wrong" in m.text() for m in alice.ephemerals())
+    await asyncio.sleep(0.05)  # an error answer would follow the board at once
+    assert not any("Something went wrong" in m.text() for m in alice.ephemerals())

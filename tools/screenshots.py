@@ -1,0 +1,152 @@
+"""Regenerate ``docs/screenshots/``: every game's pictures in its main phases.
+
+Run: ``.venv/bin/python tools/screenshots.py``. ``tests/cogs/test_screenshots.py`` fails
+when a committed picture no longer matches what this draws.
+
+Everything that could make a render vary is pinned: the games are played from fixed seeds
+with scripted moves, the names are fixed (one in each of several scripts, with emoji),
+and the fonts are the bundled ones. ``MANIFEST.json`` records the Pillow version (which
+brings FreeType, HarfBuzz and zlib): with the same version the test compares pixels
+exactly, with another it allows anti-aliasing to differ in a few pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import PIL
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.pictures.picture import Picture  # noqa: E402
+from cogs import duel_picture, knucklebones_picture, odds_figures, weighted_picture  # noqa: E402
+from game_core import dimension_duel as dd  # noqa: E402
+from game_core import knucklebones as kb  # noqa: E402
+from game_core import weighted_dice as wd  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+TWO = ("José 🎲", "Дмитрий")
+TABLE = ("José 🎲", "Дмитрий", "田中太郎", "김민준", "أحمد", "Zoë", "👩‍👩‍👧 fam", "Eve")
+
+
+def _knucklebones(moves: int, seed: int) -> dict[str, Any]:
+    """A game of ``moves`` placements (or to the end) by a seeded random player that
+    prefers knocking dice out, so the picture shows a knocked column."""
+    rng = random.Random(seed)
+    state, _ = kb.new_game(rng, first=0)
+    for _ in range(moves):
+        if kb.is_finished(state):
+            break
+        player = state.current_player
+        opponent = state.boards[1 - player]
+        columns = kb.legal_columns(state.boards[player])
+        knocking = [c for c in columns if state.die in opponent[c]]
+        column = knocking[0] if knocking else rng.choice(columns)
+        state, _ = kb.apply(state, {"type": "place", "player": player, "column": column}, rng)
+    return kb.public_view(state)
+
+
+def _knucklebones_finished(seed: int) -> dict[str, Any]:
+    return _knucklebones(200, seed)
+
+
+def _duel(turns: int, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    state, _ = dd.new_game(rng, mode="tactical", start_hp=40)
+    plan = [
+        ("tau", "head", "intensifier"),
+        ("kaon", "torso", "bluff"),
+        ("tau", "extremities", "delayed_attack"),
+        ("kaon", "head", "deflector"),
+        ("kaon", "torso", "bluff"),
+        ("tau", "head", "bluff"),
+    ]
+    for turn in range(turns):
+        if state.phase == "finished":
+            break
+        for player in (0, 1):
+            device, region, function = plan[(turn * 2 + player) % len(plan)]
+            if function not in dd.available_functions(state, player):
+                function = "bluff"
+            action = {"type": "choose", "player": player, "device": device, "region": region,
+                      "function": function}  # fmt: skip
+            state, _ = dd.apply(state, action, rng)
+    return dd.public_view(state)
+
+
+def _weighted(stage: str, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    state, _ = wd.new_game(len(TABLE), rng)
+    if stage == "setup":
+        return wd.public_view(state)
+    while True:
+        house = state.house
+        others = [s for s in range(len(TABLE)) if s != house and state.active[s]]
+        rollers = rng.sample(others, 2)
+        dice = [rng.choice(wd.DICE), rng.choice(wd.DICE)]
+        setup = {"type": "setup", "player": house, "rollers": rollers, "dice": dice}
+        state, _ = wd.apply(state, setup, rng)
+        bettors = wd.to_act(state)
+        for index, seat in enumerate(bettors):
+            if stage == "betting" and index == len(bettors) - 2:
+                return wd.public_view(state)
+            amount = max(1, state.scores[seat] // 3)
+            bet = {"type": "bet", "player": seat, "roller": rng.randint(0, 1), "amount": amount}
+            state, _ = wd.apply(state, bet, rng)
+            if wd.is_finished(state) or state.phase != "betting":
+                break
+        if wd.is_finished(state):
+            return wd.public_view(state)
+
+
+SHOTS: dict[str, Callable[[], Picture]] = {
+    "knucklebones-running": lambda: knucklebones_picture.render_board(_knucklebones(9, 7), TWO),
+    "knucklebones-finished": lambda: knucklebones_picture.render_board(
+        _knucklebones_finished(11), ("田中太郎", "أحمد 🙂")
+    ),
+    "duel-first-turn": lambda: duel_picture.render_duel(_duel(0, 1), TWO),
+    "duel-running": lambda: duel_picture.render_duel(_duel(3, 1), TWO),
+    "duel-finished": lambda: duel_picture.render_duel(_duel(40, 1), TWO),
+    "weighted-setup": lambda: weighted_picture.render_table(_weighted("setup", 4), TABLE),
+    "weighted-betting": lambda: weighted_picture.render_table(_weighted("betting", 4), TABLE),
+    "weighted-finished": lambda: weighted_picture.render_table(_weighted("finished", 4), TABLE),
+    "odds-diceman": lambda: odds_figures.render.render_diceman_picture(
+        odds_figures.diceman_figures()
+    ),
+}
+
+
+def pictures() -> dict[str, Picture]:
+    return {name: make() for name, make in SHOTS.items()}
+
+
+def pixels_digest(png: bytes) -> str:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    manifest: dict[str, Any] = {"pillow": PIL.__version__, "pictures": {}}
+    for name, picture in pictures().items():
+        (OUT / f"{name}.png").write_bytes(picture.png)
+        manifest["pictures"][name] = {
+            "pixels_sha256": pixels_digest(picture.png),
+            "alt_text": picture.alt_text,
+        }
+        print(f"{name}.png  {picture.width}x{picture.height}  {len(picture.png) / 1000:.1f} kB")
+    (OUT / "MANIFEST.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
