@@ -42,13 +42,18 @@ async def test_a_process_killed_with_its_edit_in_flight_leaves_the_fake_healthy(
     bot: BotProcess, fake_discord: FakeDiscord, guild: FakeGuild
 ) -> None:
     alice = await guild.add_member("alice")
-    # The AI moves first, from a deadline: its move is shown by a channel message edit.
-    held = fake_discord.hold(routes.MESSAGE, method="PATCH")
-    board = (await alice.slash("knucklebones ai", first="them")).message
+    bob = await guild.add_member("bob")
+    board = (await alice.slash("knucklebones challenge", opponent=bob)).message
     assert board is not None
+    # Bob's Accept is committed, then answered by editing the board (callback type 7):
+    # hold that edit in flight and kill the process. A wide window keeps the outcome
+    # certain on a loaded machine: the held answer is released well within it.
+    fake_discord.callback_deadline = 30.0
+    held = fake_discord.hold(routes.CALLBACK)
+    accept = await bob.begin_click(board, "Accept")
     record = await held.arrived(timeout=10)
     assert len(board.history) == 1
-    assert record.message_id == board.id
+    assert record.interaction == accept
     assert await bot.kill() == -signal.SIGKILL
     await fake_discord.wait_for(
         lambda: not fake_discord.gateway.connections, what="the dead process's gateway"
@@ -57,6 +62,8 @@ async def test_a_process_killed_with_its_edit_in_flight_leaves_the_fake_healthy(
     held.release()
     await fake_discord.wait_for(lambda: len(board.history) == 2)
     assert record.status == 200
+    assert accept.callback_type is not None
+    fake_discord.callback_deadline = 3.0
 
     syncs = fake_discord.commands.sync_count
     await bot.start()
