@@ -13,6 +13,7 @@ handling and exit codes exactly as a host runs them. Only this launcher, which l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -51,6 +52,7 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.output: list[str] = []  # every line printed so far, stdout and stderr
         self._reader: asyncio.Task[None] | None = None
+        self._printed = asyncio.Condition()
 
     @classmethod
     def for_fake(
@@ -146,6 +148,32 @@ class BotProcess:
         assert process.stdout is not None
         async for raw in process.stdout:
             self.output.append(raw.decode(errors="replace").rstrip("\n"))
+            async with self._printed:
+                self._printed.notify_all()
+        async with self._printed:
+            self._printed.notify_all()  # the end of the output: waiters stop waiting
+
+    async def wait_for_line(self, text: str, *, after: int = 0, limit: float = 10) -> str:
+        """The first line printed (from line number ``after`` on) that contains ``text``;
+        fails with the output if the process ends or ``limit`` seconds pass first."""
+
+        def found() -> str | None:
+            return next((line for line in self.output[after:] if text in line), None)
+
+        def finished() -> bool:
+            return self._reader is None or self._reader.done()
+
+        async with self._printed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._printed.wait_for(lambda: found() is not None or finished()), limit
+                )
+        line = found()
+        if line is None:
+            raise AssertionError(
+                f"the bot process printed no line with {text!r} within {limit} s:\n" + self.text()
+            )
+        return line
 
     @property
     def pid(self) -> int:
@@ -214,7 +242,7 @@ def main(argv: list[str]) -> int:
     _redirect(api_base, gateway_url)
     from bot.__main__ import main as bot_main
 
-    return bot_main()
+    return bot_main([])
 
 
 if __name__ == "__main__":
