@@ -17,7 +17,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -117,15 +117,25 @@ class BotProcess:
         return self.process
 
     async def wait_ready(
-        self, fake: FakeDiscord, *, syncs_before: int = 0, limit: float = 30
+        self,
+        fake: FakeDiscord,
+        *,
+        syncs_before: int = 0,
+        limit: float = 30,
+        shards: Iterable[int] | None = None,
+        sync: bool = True,
     ) -> None:
-        """Until the process has synced its commands and its gateway is connected (or it
-        exited, which fails with what it printed)."""
+        """Until the process's gateway is connected (every shard of the fake, or only
+        ``shards`` for a process that owns some) and, with ``sync``, it has synced its
+        commands; fails with what it printed if it exits first."""
+        wanted = range(fake.gateway.shard_count) if shards is None else list(shards)
+
+        def ready() -> bool:
+            synced = not sync or fake.commands.sync_count > syncs_before
+            return synced and all(fake.gateway.shard_connected(shard) for shard in wanted)
+
         await fake.wait_for(
-            lambda: (
-                (fake.commands.sync_count > syncs_before and fake.gateway.connected)
-                or (self.process is not None and self.process.returncode is not None)
-            ),
+            lambda: ready() or (self.process is not None and self.process.returncode is not None),
             timeout=limit,
             what="the bot process to connect and sync its commands",
         )
