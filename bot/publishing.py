@@ -437,8 +437,10 @@ class Publisher:
             # registering): let it, rather than edit the same message twice.
             raise _AnswerUnderWay()
         if session.message_id is None and not self._may_post(session):
-            wait = session.created_at + ORPHAN_GRACE_SECONDS - self.clock.now()
-            raise _Later("the first message may still be on its way", delay=max(wait, 0.1))
+            # The command that created the game is still posting its message (here or in
+            # another process): it asks for a publish when done; the sweep catches a
+            # message that never came.
+            return False
         context = ShowContext(events=snapshot.events, dm_closed=closed)
         try:
             if session.message_id is None:
