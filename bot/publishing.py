@@ -54,9 +54,6 @@ DM_CLOSED = 50007
 # all of that (jitter, so a burst of failures does not retry in lock step).
 FIRST_RETRY_SECONDS = 1.0
 MAX_RETRY_SECONDS = 60.0
-# While a permission is missing: retried when the guild's channels or roles change, and
-# at least this often.
-PERMISSION_RETRY_SECONDS = 300.0
 # A render that raises (a bug) is retried this much later.
 BUG_RETRY_SECONDS = 300.0
 # A session without a message whose first answer may still be under way elsewhere (another
@@ -267,6 +264,7 @@ class Publisher:
         handler = self._handler(session)
         async with self._lock(session.id):
             if self._known_shown(session) >= session.version:
+                log.debug("session %s: version %s already shown", session.id, session.version)
                 await answer.acknowledge()
                 return
             context = ShowContext(
@@ -275,6 +273,7 @@ class Publisher:
             fields = await handler.render(session, context)
             if await answer.update(**fields):
                 self._mark_shown(session.id, session.version)
+                log.debug("session %s: the answer shows version %s", session.id, session.version)
 
     async def post_first(
         self, interaction: discord.Interaction, session: Session, fields: dict[str, Any]
@@ -380,18 +379,6 @@ class Publisher:
         return _Later("unexpected error", delay=BUG_RETRY_SECONDS)
 
     async def _wait(self, session_id: int, later: _Later, failures: int) -> None:
-        if later.guild_id is not None:
-            event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
-            sleeper = asyncio.ensure_future(
-                self.clock.sleep(later.delay or PERMISSION_RETRY_SECONDS)
-            )
-            waiter = asyncio.ensure_future(event.wait())
-            try:
-                await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                sleeper.cancel()
-                waiter.cancel()
-            return
         delay = later.delay
         if delay is None:
             ceiling = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1))
@@ -402,7 +389,20 @@ class Publisher:
             later.reason,
             delay,
         )
-        await self.clock.sleep(delay)
+        if later.guild_id is None:
+            await self.clock.sleep(delay)
+            return
+        # A missing permission: also retried as soon as the guild's channels or roles change
+        # (a permission granted through the bot's own member shows no such event, hence the
+        # timer too).
+        event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
+        sleeper = asyncio.ensure_future(self.clock.sleep(delay))
+        waiter = asyncio.ensure_future(event.wait())
+        try:
+            await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            waiter.cancel()
 
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
@@ -466,7 +466,7 @@ class Publisher:
                 await self._first_message_refused(session)
                 return False
             raise _Later(
-                f"missing permission (code {error.code})", guild_id=session.guild_id
+                f"missing permission, code {error.code}", guild_id=session.guild_id
             ) from error
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
@@ -485,6 +485,7 @@ class Publisher:
         except StorageUnavailable as error:
             raise _Later(f"database unavailable: {error}") from error
         self._mark_shown(session.id, session.version)
+        log.debug("session %s: message shows version %s", session.id, session.version)
         return True
 
     async def _render(
