@@ -98,7 +98,7 @@ def main() -> int:
         log.error("the bot asked for an intent that is not enabled in the developer portal")
         return 2
     except StorageUnavailable as error:
-        log.error("the database is unusable (check DATABASE_PATH): %s", error)
+        log.error("the database is unusable (check DATABASE_PATH or DATABASE_URL): %s", error)
         return 2
     return 0
 

@@ -25,10 +25,10 @@ CHILD = textwrap.dedent(
     sys.path.insert(0, {support!r})
     from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter
     from bot.clock import ManualClock
-    from bot.storage import Database
+    from bot.storage import SQLiteDatabase
 
     async def main() -> None:
-        db = Database({path!r})
+        db = SQLiteDatabase({path!r})
         await db.open()
         await db.migrate()
         service = make_service(db, ManualClock(), CounterGame())
