@@ -138,4 +138,3 @@ async def backend_url(backend: str, tmp_path: Path) -> AsyncIterator[str | None]
 
 def database_at(url: str | None, path: Path) -> Database:
     return SQLiteDatabase(path) if url is None else open_url(url, pool_size=4)
-
