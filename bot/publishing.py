@@ -420,6 +420,11 @@ class Publisher:
             # The public message says whose DMs are closed: show the change.
             force = True
         self._closed_dms[session.id] = closed
+        if self._answering.get(session.id):
+            # A press started meanwhile and will show its move in its own answer (the
+            # version read here may already be that move's): wait for it, then look again.
+            self._again.add(session.id)
+            return False
         if self._known_shown(session) >= session.version and not force:
             return False
         if session.message_id is None and not self._may_post(session):

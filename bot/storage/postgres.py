@@ -21,7 +21,7 @@ import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
@@ -148,7 +148,9 @@ class PostgresDatabase(Database):
     async def open(self) -> None:
         if self._writes is not None:
             return
-        common = {"application_name": "dicebot"}
+        # A host may name its processes in the URL (?application_name=dicebot-shard0).
+        named = "application_name" in dict(parse_qsl(urlsplit(self._url).query))
+        common = {} if named else {"application_name": "dicebot"}
         try:
             self._writes = await self._pool({**common, "lock_timeout": f"{self.busy_timeout_ms}"})
             self._reads = await self._pool(

@@ -207,7 +207,7 @@ class SQLiteDatabase(Database):
             conn = self.conn
             self._check_file()
             try:
-                await conn.execute("BEGIN IMMEDIATE")
+                await _begin(conn, "BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise StorageUnavailable(str(error)) from error
             self._owner = asyncio.current_task()
@@ -251,7 +251,7 @@ class SQLiteDatabase(Database):
         async with self._read_lock:
             reader = self._open_reader()
             try:
-                await reader.execute("BEGIN")
+                await _begin(reader, "BEGIN")
             except sqlite3.Error as error:
                 raise StorageUnavailable(str(error)) from error
             self._read_owner = current
@@ -303,6 +303,21 @@ async def _wait_for_worker(connection: aiosqlite.Connection) -> None:
     worker = getattr(connection, "_thread", None)
     if isinstance(worker, threading.Thread) and worker.is_alive():
         await asyncio.to_thread(worker.join, 5.0)
+
+
+async def _begin(conn: aiosqlite.Connection, statement: str) -> None:
+    """Start a transaction. A task cancelled while its BEGIN waited in aiosqlite's queue
+    leaves that BEGIN to run anyway, after the task has gone: the connection then sits in
+    a transaction nobody ends (on the write connection, holding the write lock). The
+    next BEGIN finds it, ends it and starts afresh (nothing was written in it)."""
+    try:
+        await conn.execute(statement)
+    except sqlite3.OperationalError as error:
+        if "within a transaction" not in str(error):
+            raise
+        log.debug("ending a transaction left open by a cancelled task")
+        await conn.execute("ROLLBACK")
+        await conn.execute(statement)
 
 
 async def _rollback(conn: aiosqlite.Connection) -> None:

@@ -55,7 +55,11 @@ async def wait_for_turn(fake: FakeDiscord, board: FakeMessage, after: int) -> No
 async def press_column(player: Player, board: FakeMessage, column: int) -> InteractionOutcome:
     """Press Column ``column + 1`` and check the move was answered by editing the board."""
     outcome = await player.click(board, f"Column {column + 1}")
-    assert outcome.type is CallbackType.UPDATE_MESSAGE, outcome.text()
+    assert outcome.type is CallbackType.UPDATE_MESSAGE, (
+        outcome.type,
+        outcome.latency,
+        outcome.text(),
+    )
     assert outcome.message is board
     return outcome
 
