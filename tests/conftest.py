@@ -135,14 +135,14 @@ async def bot_factory(
     before starting. Fails the test if the bot does not shut down cleanly."""
 
     def make(**options: Any) -> DiceBot:
-        settings = Settings(
-            discord_token=SecretStr(fake_discord.token),
-            database_path=tmp_path / "bot.db",
-            database_url=database_url,
-            dev_guild_id=guild.id,
-            _env_file=None,  # type: ignore[call-arg]
+        values: dict[str, Any] = {
+            "discord_token": SecretStr(fake_discord.token),
+            "database_path": tmp_path / "bot.db",
+            "database_url": database_url,
+            "dev_guild_id": guild.id,
             **options.get("settings", {}),
-        )
+        }
+        settings = Settings(_env_file=None, **values)  # type: ignore[call-arg]
         return create_bot(
             settings,
             clock=clock,
