@@ -13,6 +13,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LogFormat = Literal["text", "json"]
 ShardIds = tuple[int, ...]
 MAX_SHARDS = 10_000
 
@@ -37,7 +38,10 @@ def parse_shard_ids(value: str | int) -> ShardIds:
     return tuple(sorted(ids))
 
 
-class Settings(BaseSettings):
+class StorageSettings(BaseSettings):
+    """Where the data lives: all that ``python -m bot backup`` and ``healthcheck`` need, so
+    they run without the bot token."""
+
     model_config = SettingsConfigDict(
         env_file=".env",
         env_file_encoding="utf-8",
@@ -48,30 +52,12 @@ class Settings(BaseSettings):
         env_ignore_empty=True,
     )
 
-    # The bot token: SecretStr so it never shows in a repr, a log line or an error.
-    discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("data/dicebot.db")
     # postgresql://user:password@host:port/database selects PostgreSQL instead of the
     # SQLite file. SecretStr: the URL may carry a password.
     database_url: SecretStr | None = None
     # PostgreSQL connections per process for moves (and as many again for reads).
     database_pool_size: int = Field(default=10, ge=1, le=100)
-    # Several processes, each owning some gateway shards: SHARD_COUNT in all, and this
-    # process's SHARD_IDS ("0-3", "4,5"). Unset: one process runs every shard.
-    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
-    shard_ids: ShardIds | None = None
-    # When set, commands sync to this one guild at once (development); else globally.
-    dev_guild_id: int | None = Field(default=None, gt=0)
-    log_level: LogLevel = "INFO"
-
-    # Game defaults; each server can change them with /dicebot settings.
-    turn_timeout_seconds: int = Field(default=300, ge=30, le=86_400)
-    round_timeout_seconds: int = Field(default=180, ge=30, le=86_400)
-    challenge_expiry_seconds: int = Field(default=300, ge=30, le=86_400)
-    betting_window_seconds: int = Field(default=20, ge=5, le=600)
-    house_setup_seconds: int = Field(default=60, ge=10, le=3_600)
-    lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
-    provisional_games: int = Field(default=3, ge=0, le=100)
 
     @field_validator("database_url")
     @classmethod
@@ -83,6 +69,38 @@ class Settings(BaseSettings):
             # Never echo the URL: it may hold a password.
             raise ValueError("must be a postgresql:// URL (leave it unset for SQLite)")
         return value
+
+    def uses_postgresql(self) -> bool:
+        return self.database_url is not None
+
+    @property
+    def health_file(self) -> Path:
+        """The heartbeat the running bot writes and ``python -m bot healthcheck`` reads:
+        beside the database, so one folder (the Docker volume) holds all the bot writes."""
+        return self.database_path.with_name(self.database_path.name + ".health")
+
+
+class Settings(StorageSettings):
+    # The bot token: SecretStr so it never shows in a repr, a log line or an error.
+    discord_token: SecretStr = Field(min_length=1)
+    # Several processes, each owning some gateway shards: SHARD_COUNT in all, and this
+    # process's SHARD_IDS ("0-3", "4,5"). Unset: one process runs every shard.
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+    shard_ids: ShardIds | None = None
+    # When set, commands sync to this one guild at once (development); else globally.
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    log_level: LogLevel = "INFO"
+    # "json": one JSON object a line, for hosts who ship their logs somewhere.
+    log_format: LogFormat = "text"
+
+    # Game defaults; each server can change them with /dicebot settings.
+    turn_timeout_seconds: int = Field(default=300, ge=30, le=86_400)
+    round_timeout_seconds: int = Field(default=180, ge=30, le=86_400)
+    challenge_expiry_seconds: int = Field(default=300, ge=30, le=86_400)
+    betting_window_seconds: int = Field(default=20, ge=5, le=600)
+    house_setup_seconds: int = Field(default=60, ge=10, le=3_600)
+    lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
+    provisional_games: int = Field(default=3, ge=0, le=100)
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -100,9 +118,6 @@ class Settings(BaseSettings):
                     f"SHARD_IDS {outside[0]} is not below SHARD_COUNT {self.shard_count}"
                 )
         return self
-
-    def uses_postgresql(self) -> bool:
-        return self.database_url is not None
 
     def shard_plan(self) -> tuple[int | None, list[int] | None]:
         """(shard_count, this process's shard ids): (None, None) lets discord.py ask
@@ -122,6 +137,11 @@ class Settings(BaseSettings):
         # LOG_LEVEL=debug is what people type.
         return value.strip().upper() if isinstance(value, str) else value
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_log_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
 
 def _describe(error: ValidationError) -> str:
     first = error.errors()[0]
@@ -139,6 +159,14 @@ def load_settings(**overrides: object) -> Settings:
     """Load settings, or exit with code 2 and one clear line on stderr."""
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        _exit_with(_describe(error))
+
+
+def load_storage_settings() -> StorageSettings:
+    """The storage settings alone (no token needed), or exit 2 with one clear line."""
+    try:
+        return StorageSettings()
     except ValidationError as error:
         _exit_with(_describe(error))
 

@@ -1,4 +1,4 @@
-"""``python -m bot.copy_to_postgres``: move a server's data from SQLite to PostgreSQL.
+"""``python -m bot copy-to-postgres``: move a server's data from SQLite to PostgreSQL.
 
 Copies every table of the SQLite database (``DATABASE_PATH``, or ``--sqlite``) into an
 EMPTY PostgreSQL database (``DATABASE_URL``, or ``--to``): sessions and their players,
@@ -13,16 +13,12 @@ source or target, or a target that is not empty), said in one line.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
-from pydantic import SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.storage import SQLiteDatabase, StorageUnavailable, is_postgres_url
 from bot.storage.postgres import PostgresConnection, PostgresDatabase, describe_url
@@ -49,15 +45,6 @@ CHUNK_ROWS = 5_000
 
 class CopyRefused(Exception):
     """Nothing was copied; the message says why, in one line."""
-
-
-class _Locations(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
-    )
-
-    database_path: Path = Path("data/dicebot.db")
-    database_url: SecretStr | None = None
 
 
 @dataclass(frozen=True)
@@ -160,27 +147,8 @@ def _value(value: object, data_type: str) -> object:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.copy_to_postgres",
-        description="Copy the bot's SQLite database into an empty PostgreSQL database, "
-        "verify the row counts, and refuse a target that is not empty. Stop the bot first.",
-    )
-    parser.add_argument(
-        "--sqlite", type=Path, help="the SQLite file (default: DATABASE_PATH, data/dicebot.db)"
-    )
-    parser.add_argument(
-        "--to", metavar="URL", help="the postgresql:// URL of the target (default: DATABASE_URL)"
-    )
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
-    locations = _Locations()
-    sqlite_path = args.sqlite or locations.database_path
-    configured = locations.database_url
-    url = args.to or (configured.get_secret_value() if configured is not None else None)
+def copy_and_report(sqlite_path: Path, url: str | None) -> int:
+    """Run the copy and print its report; returns the exit code."""
     if not url or not is_postgres_url(url):
         print("dicebot: give the target as --to postgresql://... or DATABASE_URL", file=sys.stderr)
         return 2
@@ -197,7 +165,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print("every table's row count matches: start the bot with DATABASE_URL set")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -109,7 +109,7 @@ class SQLiteDatabase(Database):
         self._owner: asyncio.Task[object] | None = None
 
     def describe(self) -> str:
-        return f"SQLite {self.path}"
+        return "SQLite :memory:" if self._in_memory else f"SQLite {self.path.resolve()}"
 
     @property
     def conn(self) -> aiosqlite.Connection:

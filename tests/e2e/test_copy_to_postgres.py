@@ -1,5 +1,5 @@
 """Moving a growing server from SQLite to PostgreSQL: games played on SQLite, the bot
-stopped, the data copied with ``python -m bot.copy_to_postgres``, the bot started on
+stopped, the data copied with ``python -m bot copy-to-postgres``, the bot started on
 PostgreSQL, and the games go on from the very same buttons; finished games, ratings and
 settings came along; a second copy into the same database is refused."""
 
@@ -29,7 +29,8 @@ async def copy_command(sqlite: Path, url: str) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.copy_to_postgres",
+        "bot",
+        "copy-to-postgres",
         "--sqlite",
         str(sqlite),
         "--to",
