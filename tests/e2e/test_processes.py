@@ -1,6 +1,7 @@
-"""Several bot processes on one PostgreSQL database, each running its own gateway shards
-(the README's compose.yaml: shard 0 in one process, shard 1 in another), each the real
-bot as its own process on a clock the test moves (``fakediscord.clocked``).
+"""Several bot processes on one PostgreSQL database, each running its own gateway shards:
+the bot services of the project's compose.yaml (shard 0 in one process, shard 1 in
+another, their settings read from that file), each the real bot as its own process on a
+clock the test moves (``fakediscord.clocked``).
 
 Any process serves any interaction (a DM press for a game in shard 1's server reaches
 shard 0's process); commands are synced once; identifies keep Discord's max_concurrency
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+import yaml
 from backends import isolated_database
 from duel_support import Duel, diceman_lock
 from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
@@ -25,27 +27,50 @@ from knucklebones_support import ai_board_idle, board_turn, enabled_columns, sta
 
 from bot.clock import ManualClock
 
-pytestmark = pytest.mark.postgres_only
 SEED = "2468"
 ROUND_TIMEOUT = 60
+COMPOSE = Path(__file__).resolve().parents[2] / "compose.yaml"
+
+
+def compose_services() -> dict[str, dict[str, str]]:
+    """The bot services of compose.yaml and their environment (DATABASE_URL aside: the
+    test's own database replaces the compose network's)."""
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    bots = {}
+    for name, service in services.items():
+        environment = {k: str(v) for k, v in service.get("environment", {}).items()}
+        if "SHARD_IDS" in environment:
+            url = environment.pop("DATABASE_URL")
+            assert url.startswith("postgresql://") and "@postgres:5432/" in url
+            assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+            bots[name] = environment
+    return bots
+
+
+def test_compose_runs_every_shard_once_on_one_database() -> None:
+    bots = compose_services()
+    counts = {int(env["SHARD_COUNT"]) for env in bots.values()}
+    assert len(counts) == 1
+    shards = sorted(int(env["SHARD_IDS"]) for env in bots.values())
+    assert shards == list(range(counts.pop()))
 
 
 class ShardProcess:
     """One bot process running ``shard`` of two, on the test's clock."""
 
-    def __init__(self, fake: FakeDiscord, clock: ManualClock, url: str, shard: int) -> None:
+    def __init__(
+        self, fake: FakeDiscord, clock: ManualClock, url: str, environment: dict[str, str]
+    ) -> None:
         self.fake = fake
         self.clock = clock
-        self.shard = shard
+        self.shard = int(environment["SHARD_IDS"])
         self.process = BotProcess.for_fake(
             fake,
             guild_id=None,  # commands synced globally: every server has them
             database=Path("unused.db"),  # DATABASE_URL is set: no SQLite file
             launcher="fakediscord.clocked",
+            **environment,
             DATABASE_URL=url,
-            DATABASE_POOL_SIZE="3",
-            SHARD_COUNT="2",
-            SHARD_IDS=str(shard),
             ROUND_TIMEOUT_SECONDS=str(ROUND_TIMEOUT),
         )
 
@@ -78,7 +103,8 @@ class Cluster:
         self.fake = fake
         self.clock = clock
         self.url = url
-        self.shards = [ShardProcess(fake, clock, url, shard) for shard in (0, 1)]
+        processes = [ShardProcess(fake, clock, url, env) for env in compose_services().values()]
+        self.shards = sorted(processes, key=lambda process: process.shard)
 
     async def advance(self, seconds: float) -> None:
         """Move the clock of the test (and the fake) and of every running process."""
@@ -138,6 +164,7 @@ async def press(player: Player, board: FakeMessage) -> None:
     assert outcome.type is CallbackType.UPDATE_MESSAGE, (outcome.type, outcome.text())
 
 
+@pytest.mark.postgres_only
 async def test_two_processes_share_the_games_and_survive_one_being_killed(
     cluster: Cluster, sharded_fake: FakeDiscord
 ) -> None:
