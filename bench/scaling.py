@@ -34,6 +34,8 @@ from urllib.parse import urlsplit, urlunsplit
 SCRIPT = Path(__file__).resolve()
 ROOT = SCRIPT.parents[1]
 sys.path.insert(0, str(SCRIPT.parent))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 from fakediscord import FakeDiscord, Player  # noqa: E402
 from interactions import (  # noqa: E402
