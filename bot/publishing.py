@@ -14,7 +14,10 @@ commit and the edit — the message ends up showing the stored game.
 An older render never overwrites a newer one: one worker per session renders the newest
 stored version, and after every edit it reads the version again and edits once more if a
 move landed meanwhile. With several processes the same holds, because whoever commits a
-move publishes after its commit, and every edit is followed by that check.
+move publishes after its commit, and every edit is followed by that check; the reconciler
+claims the stale sessions it repairs for a lease (``REPAIR_LEASE_SECONDS``), so two
+processes never both repair (or post again) one message, and the claims of a process that
+died run out for another to take.
 """
 
 from __future__ import annotations
