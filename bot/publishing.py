@@ -14,7 +14,10 @@ commit and the edit — the message ends up showing the stored game.
 An older render never overwrites a newer one: one worker per session renders the newest
 stored version, and after every edit it reads the version again and edits once more if a
 move landed meanwhile. With several processes the same holds, because whoever commits a
-move publishes after its commit, and every edit is followed by that check.
+move publishes after its commit, and every edit is followed by that check; the reconciler
+claims the stale sessions it repairs for a lease (``REPAIR_LEASE_SECONDS``), so two
+processes never both repair (or post again) one message, and the claims of a process that
+died run out for another to take.
 """
 
 from __future__ import annotations
@@ -64,6 +67,11 @@ MIN_EDIT_INTERVAL_SECONDS = 0.25
 # The slow sweep, in game-clock seconds, and how many sessions one sweep looks at.
 SWEEP_INTERVAL_SECONDS = 120.0
 SWEEP_LIMIT = 1_000
+# The sweep leaves alone sessions that moved this recently: whichever process moved them
+# is showing them right now. A repair is claimed for this long (game-clock seconds): the
+# claims of a process that died run out and another process's sweep repairs its games.
+SWEEP_SETTLE_SECONDS = 10.0
+REPAIR_LEASE_SECONDS = 60.0
 # Recorded shown versions are written this often (real time), many in one transaction.
 FLUSH_INTERVAL_SECONDS = 0.5
 CLOSE_GRACE_SECONDS = 5.0
@@ -219,9 +227,18 @@ class Publisher:
         for row in rows:
             self.request(row["id"], force=True)
 
-    async def reconcile(self) -> int:
-        """Request every session whose public message is behind; returns how many."""
-        stale = await self.store.stale(SWEEP_LIMIT)
+    async def reconcile(self, *, settle_seconds: float = 0.0) -> int:
+        """Request every session whose public message is behind and that no other process
+        is repairing (claimed for a lease, see ``PublicationStore.claim_stale``); only
+        those unchanged for ``settle_seconds``. Returns how many."""
+        now = self.clock.now()
+        stale = await self.store.claim_stale(
+            owner=self.bot.sessions.instance,
+            now=now,
+            lease_seconds=REPAIR_LEASE_SECONDS,
+            limit=SWEEP_LIMIT,
+            settled_before=now - settle_seconds,
+        )
         count = 0
         for session_id, version in stale:
             if self._shown.get(session_id, -1) >= version:
@@ -678,7 +695,7 @@ class Publisher:
         while True:
             await self.clock.sleep(SWEEP_INTERVAL_SECONDS)
             try:
-                await self.reconcile()
+                await self.reconcile(settle_seconds=SWEEP_SETTLE_SECONDS)
             except StorageUnavailable:
                 log.warning("message sweep: database unavailable, trying again later")
             now = time.monotonic()

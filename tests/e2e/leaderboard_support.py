@@ -44,14 +44,13 @@ async def finish_game(
         scores=None if scores is None else list(scores),
     )
     async with bot.db.transaction() as conn:
-        cursor = await conn.execute(
+        session_id = await conn.fetch_value(
             "INSERT INTO sessions (game, guild_id, channel_id, message_id, status, state,"
             " version, shown_version, seed, created_by, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 1, 0, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 1, 0, ?, ?, ?) RETURNING id",
             (game, guild_id, channel_id, message_id, players[0], now, now),
         )
-        session_id = cursor.lastrowid
-        assert session_id is not None
+        assert isinstance(session_id, int)
         session = Session(
             id=session_id,
             game=game,
