@@ -2,21 +2,31 @@
 
 The bot runs in its own process (this script started with ``--child``), pointed at a fake
 Discord served by this process, which also plays the users. For each scenario it fires K
-interactions with C in flight and reports interactions/s and p50/p99 of the time from
-INTERACTION_CREATE leaving the fake to the bot's first callback arriving.
+interactions with C in flight and reports interactions/s, p50/p99 of the time from
+INTERACTION_CREATE leaving the fake to the bot's first callback arriving, and the bot
+process's CPU time per interaction (all its threads; steadier than rates on a shared
+machine). In one run, against the same bot:
 
-    (a) ping — ``/ping``, answered at once: the floor set by discord.py and loopback.
-    (b) move — a real game move that commits to SQLite, from a pluggable scenario.
+    (a) /ping, answered at once: the floor set by discord.py and loopback (C, then 1).
+    (b) a Knucklebones move between two players: a column press, its transaction, the
+        board re-rendered in the answer (C, then 1).
+    (c) a Knucklebones move against the AI, the AI's reply included.
+    (d) a Diceman lock-in (Confirm in the DM, after picking two dice).
+    (e) a Weighted Dice bet at a 12-player table.
+
+then each move's ratios to /ping and issue 14's targets with PASS or FAIL: throughput at
+least 0.25x /ping's and p99 under 50 ms at C in flight for every move, and the
+Knucklebones move's p99 under 15 ms at 1 in flight.
 
 Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--move-count 1000]
-[--concurrency 16]
+[--concurrency 16] [--scenarios knucklebones-ai,diceman,weighted]
 [--move-scenario knucklebones | path/to/file.py:factory | package.module:factory]``
 
-A move scenario is built in (``knucklebones``) or a module (file path or dotted name) with
-a factory returning an object with ``name: str``, ``async prepare(fake, guild, players)``
-and ``async fire(worker: int, index: int) -> FakeInteraction``; see ``PingScenario``.
-Raise ``ScenarioUnavailable`` from the factory or ``prepare`` to report (b) as
-unavailable.
+A move scenario for (b) is built in (``knucklebones``) or a module (file path or dotted
+name) with a factory returning an object with ``name: str``, ``async prepare(fake, guild,
+players)`` and ``async fire(worker: int, index: int) -> FakeInteraction``; see
+``PingScenario``. Raise ``ScenarioUnavailable`` from the factory or ``prepare`` to report
+it as unavailable. ``BENCH_PROFILE_BOT=file`` runs the bot under cProfile.
 """
 
 from __future__ import annotations
@@ -34,7 +44,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -145,6 +155,289 @@ class KnucklebonesMoveScenario:
         return await player.begin_click(self.boards[worker], button)
 
 
+def _board_columns(board: FakeMessage) -> list[dict[str, Any]]:
+    return [
+        b
+        for b in board.buttons()
+        if KnucklebonesMoveScenario.custom_id.fullmatch(str(b.get("custom_id")))
+        and not b.get("disabled")
+    ]
+
+
+class KnucklebonesAiScenario:
+    """Knucklebones games against the AI, ``GAMES_PER_WORKER`` per worker; each measured
+    interaction is a player pressing a column on a board where the AI's reply has landed,
+    so the throughput includes the AI's moves (deadline, choice, transaction, edit). The
+    bot runs with the AI's deliberate pause set to 0 (``BENCH_AI_MOVE_DELAY``) and a
+    worker moves on to its next game while one waits for its reply (the publisher spaces
+    two edits of one message by 0.25 s): the bench measures work, not pauses."""
+
+    name = "knucklebones move vs AI"
+    GAMES_PER_WORKER = 8
+
+    def __init__(self) -> None:
+        self.fake: FakeDiscord | None = None
+        self.players: list[list[Player]] = []
+        self.boards: list[list[FakeMessage]] = []
+        self.turns: list[int] = []
+
+    async def prepare(self, fake: FakeDiscord, guild: FakeGuild, players: list[Player]) -> None:
+        self.fake = fake
+        if "knucklebones ai" not in fake.commands.names(guild.id):
+            raise ScenarioUnavailable("the bot registers no /knucklebones ai")
+        workers = max(1, len(players) // 2)
+        # One open game per player per channel: a player for every game.
+        self.players = [
+            [await guild.add_member(f"ai{worker}g{game}") for game in range(self.GAMES_PER_WORKER)]
+            for worker in range(workers)
+        ]
+        self.boards = [[await self._new_game(p) for p in mine] for mine in self.players]
+        self.turns = [0] * workers
+
+    async def _new_game(self, player: Player) -> FakeMessage:
+        started = await player.slash("knucklebones ai", difficulty="medium", first="me")
+        if started.message is None or started.ephemeral:
+            raise ScenarioUnavailable(f"the game was not posted: {started!r}")
+        return started.message
+
+    def _finished(self, board: FakeMessage) -> bool:
+        # On the AI's turn the board has no columns either.
+        return not _board_columns(board) and ("wins" in board.content or "draw" in board.content)
+
+    def _ready(self, worker: int) -> int | None:
+        """The worker's next game (round robin) whose board waits for the player."""
+        boards = self.boards[worker]
+        for step in range(len(boards)):
+            game = (self.turns[worker] + step) % len(boards)
+            if _board_columns(boards[game]) or self._finished(boards[game]):
+                return game
+        return None
+
+    async def fire(self, worker: int, index: int) -> FakeInteraction:
+        worker %= len(self.players)
+        assert self.fake is not None
+        await self.fake.wait_for(
+            lambda: self._ready(worker) is not None, timeout=10, what="the AI's reply"
+        )
+        game = self._ready(worker)
+        assert game is not None
+        self.turns[worker] = game + 1
+        board = self.boards[worker][game]
+        if not _board_columns(board):
+            board = self.boards[worker][game] = await self._new_game(self.players[worker][game])
+            await self.fake.wait_for(
+                lambda: bool(_board_columns(board)), timeout=10, what="a new game's columns"
+            )
+        return await self.players[worker][game].begin_click(board, _board_columns(board)[0])
+
+
+DICEMAN_PAIRS = (
+    ["magic", "shield"],
+    ["sword", "shield"],
+    ["magic", "sword"],
+    ["priority", "sword"],
+)
+
+
+@dataclass
+class _Duel:
+    board: FakeMessage
+    players: tuple[Player, Player]
+    # The round each player locks in next.
+    next_round: list[int] = field(default_factory=lambda: [1, 1])
+
+
+class DicemanLockInScenario:
+    """Diceman games with secret choices by DM, ``GAMES_PER_PAIR`` per pair of workers
+    (one worker plays seat 0 of its games, the other seat 1); each measured interaction is
+    a player's **Confirm** (the lock-in: its transaction, the DM turned into the "locked
+    in" note and, for the second player, the round's reveal and the next round's DMs).
+    Before each lock-in the player picks two dice in the same DM (not measured, but part
+    of the throughput: a lock-in takes both). A worker moves on to its next game while one
+    waits for its round (the publisher spaces two edits of one message by 0.25 s)."""
+
+    name = "diceman lock-in"
+    GAMES_PER_PAIR = 8
+    controls = re.compile(r"dm:(?P<session>[0-9]+):(?P<round>[0-9]+):pick:.*")
+
+    def __init__(self) -> None:
+        self.fake: FakeDiscord | None = None
+        self.duels: list[list[_Duel]] = []
+        self.turns: list[int] = []
+        self.renewing: list[asyncio.Lock] = []
+
+    async def prepare(self, fake: FakeDiscord, guild: FakeGuild, players: list[Player]) -> None:
+        self.fake = fake
+        if "diceman challenge" not in fake.commands.names(guild.id):
+            raise ScenarioUnavailable("the bot registers no /diceman challenge")
+        groups = max(1, len(players) // 2)
+        for group in range(groups):
+            duels = []
+            for game in range(self.GAMES_PER_PAIR):
+                pair = (
+                    await guild.add_member(f"dm{group}g{game}a"),
+                    await guild.add_member(f"dm{group}g{game}b"),
+                )
+                duels.append(await self._new_duel(pair))
+            self.duels.append(duels)
+        self.turns = [0] * (groups * 2)
+        self.renewing = [asyncio.Lock() for _ in range(groups)]
+
+    async def _new_duel(self, pair: tuple[Player, Player]) -> _Duel:
+        challenger, opponent = pair
+        challenge = await challenger.slash("diceman challenge", opponent=opponent)
+        if challenge.message is None or challenge.ephemeral:
+            raise ScenarioUnavailable(f"the challenge was not posted: {challenge!r}")
+        await opponent.click(challenge.message, "Accept")
+        return _Duel(challenge.message, pair)
+
+    def _controls(self, duel: _Duel, seat: int) -> FakeMessage | None:
+        message = duel.players[seat].last_dm()
+        if message is None:
+            return None
+        for custom_id in message.custom_ids():
+            match = self.controls.fullmatch(custom_id)
+            if match is not None and int(match["round"]) == duel.next_round[seat]:
+                return message
+        return None
+
+    def _over(self, duel: _Duel) -> bool:
+        return not duel.board.components and "game over" in duel.board.text().lower()
+
+    def _ready(self, worker: int) -> int | None:
+        duels = self.duels[worker // 2]
+        seat = worker % 2
+        for step in range(len(duels)):
+            game = (self.turns[worker] + step) % len(duels)
+            duel = duels[game]
+            if self._controls(duel, seat) is not None or self._over(duel):
+                return game
+        return None
+
+    async def fire(self, worker: int, index: int) -> FakeInteraction:
+        assert self.fake is not None
+        worker %= len(self.turns)
+        seat = worker % 2
+        duels = self.duels[worker // 2]
+        while True:
+            await self.fake.wait_for(
+                lambda: self._ready(worker) is not None, timeout=10, what="a Diceman round"
+            )
+            game = self._ready(worker)
+            assert game is not None
+            self.turns[worker] = game + 1
+            duel = duels[game]
+            controls = self._controls(duel, seat)
+            if controls is not None:
+                break
+            # Over: whichever of the two workers sees it first starts the next game.
+            async with self.renewing[worker // 2]:
+                if duels[game] is duel:
+                    duels[game] = await self._new_duel(duel.players)
+        duel.next_round[seat] += 1
+        player = duel.players[seat]
+        picks = [s["custom_id"] for s in controls.selects() if ":pick:" in s["custom_id"]]
+        await player.select(controls, DICEMAN_PAIRS[index % len(DICEMAN_PAIRS)], select=picks[0])
+        confirm = next(c for c in controls.custom_ids() if ":ok:" in c)
+        return await player.begin_click(controls, confirm)
+
+
+WEIGHTED_PLAYERS = 12
+WEIGHTED_BETTORS = WEIGHTED_PLAYERS - 3  # everyone but the house and its two rollers
+
+
+class WeightedBetScenario:
+    """Weighted Dice tables of 12 players, each with a round set up and its betting open
+    before the clock starts (the bot runs with a long betting window); each measured
+    interaction is a quick bet of 5 points by one of a table's 9 bettors (its transaction
+    and its answer; the table's edits are coalesced, as they are for players)."""
+
+    name = "weighted dice bet (12 seats)"
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.fake: FakeDiscord | None = None
+        self.bets: list[tuple[Player, FakeMessage, str]] = []
+
+    async def prepare(self, fake: FakeDiscord, guild: FakeGuild, players: list[Player]) -> None:
+        self.fake = fake
+        if "weighted new" not in fake.commands.names(guild.id):
+            raise ScenarioUnavailable("the bot registers no /weighted new")
+        tables = -(-self.count // WEIGHTED_BETTORS)
+        seated = [
+            [await guild.add_member(f"t{table}s{seat}") for seat in range(WEIGHTED_PLAYERS)]
+            for table in range(tables)
+        ]
+        gate = asyncio.Semaphore(8)
+
+        async def open_one(table: list[Player]) -> list[tuple[Player, FakeMessage, str]]:
+            async with gate:
+                return await self._open_table(table)
+
+        opened = await asyncio.gather(*(open_one(table) for table in seated))
+        # Interleave the tables, so workers bet at several tables at once.
+        for round_robin in zip(*opened, strict=True):
+            self.bets.extend(round_robin)
+
+    async def _open_table(self, players: list[Player]) -> list[tuple[Player, FakeMessage, str]]:
+        assert self.fake is not None
+        host = players[0]
+        lobby = await host.slash("weighted new")
+        table = lobby.message
+        if table is None or lobby.ephemeral:
+            raise ScenarioUnavailable(f"the table was not posted: {lobby!r}")
+        for player in players[1:]:
+            await player.click(table, "Join")
+        await self.fake.wait_for(
+            lambda: any(
+                b.get("label") == "Start" and not b.get("disabled") for b in table.buttons()
+            ),
+            timeout=10,
+            what="the Start button",
+        )
+        await host.click(table, "Start")
+        await self.fake.wait_for(
+            lambda: any(c.endswith(":setup") for c in table.custom_ids()),
+            timeout=10,
+            what="the house's Set up round button",
+        )
+        setup = next(c for c in table.custom_ids() if c.endswith(":setup"))
+        house = panel = None
+        for seat, player in enumerate(players):
+            outcome = await player.click(table, setup)
+            if outcome.message is not None and outcome.message.selects():
+                house, panel = seat, outcome.message
+                break
+        if house is None or panel is None:
+            raise ScenarioUnavailable("nobody could set up the first round")
+        rollers: list[int] = []
+        for index in (0, 1):
+            roller_select = f"Roller {index + 1}"
+            options = next(
+                s["options"] for s in panel.selects() if s.get("placeholder") == roller_select
+            )
+            seat = next(int(o["value"]) for o in options if int(o["value"]) not in rollers)
+            rollers.append(seat)
+            await players[house].select(panel, [str(seat)], select=roller_select)
+            await players[house].select(panel, ["6"], select=f"Die for roller {index + 1}")
+        await players[house].click(panel, "Confirm")
+        prefix = setup.removesuffix(":setup")
+        await self.fake.wait_for(
+            lambda: f"{prefix}:quick:0:5" in table.custom_ids(),
+            timeout=10,
+            what="betting to open",
+        )
+        bettors = [p for seat, p in enumerate(players) if seat != house and seat not in rollers]
+        return [
+            (player, table, f"{prefix}:quick:{number % 2}:5")
+            for number, player in enumerate(bettors)
+        ]
+
+    async def fire(self, worker: int, index: int) -> FakeInteraction:
+        player, table, custom_id = self.bets[index]
+        return await player.begin_click(table, custom_id)
+
+
 BUILT_IN_SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "knucklebones": KnucklebonesMoveScenario,
 }
@@ -156,6 +449,9 @@ class Result:
     count: int
     seconds: float
     latencies: list[float]
+    concurrency: int = 0
+    # CPU time the bot's process (every thread) spent during the run, when known.
+    bot_cpu_seconds: float | None = None
 
     @property
     def rate(self) -> float:
@@ -169,15 +465,40 @@ class Result:
     def p50(self) -> float:
         return statistics.median(self.latencies)
 
+    @property
+    def p99(self) -> float:
+        return self.percentile(0.99)
+
+    @property
+    def cpu_ms(self) -> float | None:
+        """The bot's CPU milliseconds per measured interaction."""
+        if self.bot_cpu_seconds is None:
+            return None
+        return self.bot_cpu_seconds * 1000 / self.count
+
     def line(self, label: str) -> str:
+        cpu = "" if self.cpu_ms is None else f"   bot CPU {self.cpu_ms:5.2f} ms each"
         return (
-            f"{label} {self.name:<24} {self.count:>6} in {self.seconds:6.2f} s: "
-            f"{self.rate:8.0f}/s   p50 {self.p50 * 1000:7.2f} ms   "
-            f"p99 {self.percentile(0.99) * 1000:7.2f} ms"
+            f"{label} {self.name:<28} C={self.concurrency:<3}{self.count:>6} in "
+            f"{self.seconds:6.2f} s: {self.rate:7.0f}/s   p50 {self.p50 * 1000:7.2f} ms   "
+            f"p99 {self.p99 * 1000:7.2f} ms{cpu}"
         )
 
 
-async def run(scenario: Scenario, count: int, concurrency: int) -> Result:
+def process_cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process (Linux ``/proc``), or None elsewhere."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(
+    scenario: Scenario, count: int, concurrency: int, *, bot_pid: int | None = None
+) -> Result:
     latencies: list[float] = []
     next_index = 0
 
@@ -191,9 +512,13 @@ async def run(scenario: Scenario, count: int, concurrency: int) -> Result:
             assert interaction.latency is not None
             latencies.append(interaction.latency)
 
+    cpu_before = process_cpu_seconds(bot_pid)
     started = time.perf_counter()
     await asyncio.gather(*(worker(n) for n in range(concurrency)))
-    return Result(scenario.name, count, time.perf_counter() - started, latencies)
+    seconds = time.perf_counter() - started
+    cpu_after = process_cpu_seconds(bot_pid)
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return Result(scenario.name, count, seconds, latencies, concurrency, cpu)
 
 
 def load_scenario(spec: str) -> Scenario:
@@ -237,9 +562,19 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
         database_path=Path(database),
         dev_guild_id=guild_id,
         log_level="WARNING",
+        # The Weighted Dice tables are set up before the clock starts: keep betting open.
+        betting_window_seconds=600,
         _env_file=None,  # type: ignore[call-arg]
     )
     bot = create_bot(settings, seed=1234, guild_ready_timeout=0.05)
+    ai_delay = os.environ.get("BENCH_AI_MOVE_DELAY")
+    if ai_delay is not None:
+
+        async def on_ready() -> None:
+            # discord.py loads each cog as a fresh module object: patch the loaded one.
+            bot.extensions["cogs.knucklebones"].AI_MOVE_DELAY = float(ai_delay)
+
+        bot.add_listener(on_ready)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     runner = asyncio.create_task(bot.start(token))
@@ -262,7 +597,7 @@ async def start_bot_process(fake: FakeDiscord, guild: FakeGuild, database: str) 
         fake.token,
         str(guild.id),
         database,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "BENCH_AI_MOVE_DELAY": "0"},
     )
     try:
         await fake.wait_for(
@@ -286,42 +621,134 @@ async def wait_quiet(fake: FakeDiscord, *, quiet: float, limit: float) -> None:
             return
 
 
+@dataclass(frozen=True)
+class Target:
+    """One of issue 14's targets, judged from results measured in this run."""
+
+    what: str
+    holds: Callable[[], bool]
+    figure: Callable[[], str]
+
+    def line(self) -> str:
+        verdict = "PASS" if self.holds() else "FAIL"
+        return f"{verdict}  {self.what}: {self.figure()}"
+
+
+def targets_for(ping: Result, ping_one: Result | None, moves: list[Result]) -> list[Target]:
+    """Throughput at least 0.25x /ping's and p99 under 50 ms at C in flight, for every move
+    scenario; the two-player Knucklebones move's p99 under 15 ms at 1 in flight."""
+    targets: list[Target] = []
+    for move in moves:
+        if move.concurrency == ping.concurrency:
+            targets.append(
+                Target(
+                    f"{move.name} throughput >= 0.25x /ping at C={move.concurrency}",
+                    lambda m=move: m.rate / ping.rate >= 0.25,
+                    lambda m=move: (
+                        f"{m.rate / ping.rate:.2f}x ({m.rate:.0f}/s against {ping.rate:.0f}/s)"
+                    ),
+                )
+            )
+            targets.append(
+                Target(
+                    f"{move.name} p99 < 50 ms at C={move.concurrency}",
+                    lambda m=move: m.p99 < 0.050,
+                    lambda m=move: f"{m.p99 * 1000:.1f} ms",
+                )
+            )
+        elif ping_one is not None and move.concurrency == 1:
+            targets.append(
+                Target(
+                    f"{move.name} p99 < 15 ms at C=1",
+                    lambda m=move: m.p99 < 0.015,
+                    lambda m=move: f"{m.p99 * 1000:.1f} ms (/ping {ping_one.p99 * 1000:.1f} ms)",
+                )
+            )
+    return targets
+
+
 async def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     fake = FakeDiscord()
     await fake.start()
     guild = await fake.create_guild("Bench Hall")
-    players = [await guild.add_member(f"player{n}") for n in range(max(2, args.concurrency * 2))]
+    concurrency = args.concurrency
+    member_count = 0
+
+    async def fresh_players() -> list[Player]:
+        # Each scenario its own players: one open game per player per channel.
+        nonlocal member_count
+        players = [
+            await guild.add_member(f"player{member_count + n}")
+            for n in range(max(2, concurrency * 2))
+        ]
+        member_count += len(players)
+        return players
+
+    extras: dict[str, Callable[[], Scenario]] = {
+        "knucklebones-ai": KnucklebonesAiScenario,
+        "diceman": DicemanLockInScenario,
+        "weighted": lambda: WeightedBetScenario(args.move_count),
+    }
+    wanted = [name for name in args.scenarios.split(",") if name]
+    unknown = [name for name in wanted if name not in extras]
+    if unknown:
+        print(f"unknown scenario(s) {unknown}: choose from {sorted(extras)}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as directory:
         process = await start_bot_process(fake, guild, str(Path(directory) / "bench.db"))
+        pid = process.pid
         try:
             print(
-                f"bot in its own process (pid {process.pid}); fake Discord on 127.0.0.1:"
-                f"{fake.port}; K={args.count} (a) / {args.move_count} (b) interactions, "
-                f"C={args.concurrency} in flight; "
-                f"latency = INTERACTION_CREATE sent -> first callback received"
+                f"bot in its own process (pid {pid}); fake Discord on 127.0.0.1:{fake.port}; "
+                f"/ping K={args.count}, moves K={args.move_count}, C={concurrency} in flight "
+                f"(then 1); latency = INTERACTION_CREATE sent -> first callback received; "
+                f"bot CPU = the bot process's CPU time (all threads) per interaction"
             )
             ping = PingScenario()
-            await ping.prepare(fake, guild, players)
-            await run(ping, min(args.count, 200), args.concurrency)  # warm-up, not reported
-            result_a = await run(ping, args.count, args.concurrency)
-            print(result_a.line("(a)"))
-            result_b: Result | None = None
+            await ping.prepare(fake, guild, await fresh_players())
+            await run(ping, min(args.count, 200), concurrency)  # warm-up, not reported
+            ping_result = await run(ping, args.count, concurrency, bot_pid=pid)
+            print(ping_result.line("(a)"))
+            moves: list[Result] = []
+            move: Scenario | None = None
             try:
                 move = load_scenario(args.move_scenario)
-                await move.prepare(fake, guild, players)
-                result_b = await run(move, args.move_count, args.concurrency)
-                print(result_b.line("(b)"))
+                await move.prepare(fake, guild, await fresh_players())
+                moves.append(await run(move, args.move_count, concurrency, bot_pid=pid))
+                print(moves[-1].line("(b)"))
             except ScenarioUnavailable as reason:
+                move = None
                 print(f"(b) game move: UNAVAILABLE — {reason} (scenario {args.move_scenario})")
-            if result_b is not None:
+            for label, name in zip("cdefg", wanted, strict=False):
+                try:
+                    extra = extras[name]()
+                    await extra.prepare(fake, guild, await fresh_players())
+                    moves.append(await run(extra, args.move_count, concurrency, bot_pid=pid))
+                    print(moves[-1].line(f"({label})"))
+                except ScenarioUnavailable as reason:
+                    print(f"({label}) {name}: UNAVAILABLE — {reason}")
+            ping_one: Result | None = None
+            if concurrency != 1:
+                ping_one = await run(ping, min(args.count, 1000), 1, bot_pid=pid)
+                print(ping_one.line("(a)"))
+                if move is not None:
+                    moves.append(await run(move, min(args.move_count, 500), 1, bot_pid=pid))
+                    print(moves[-1].line("(b)"))
+            print()
+            for result in moves:
+                same = ping_result if result.concurrency == concurrency else ping_one
+                if same is None:
+                    continue
                 print(
-                    f"ratio (b)/(a): throughput {result_b.rate / result_a.rate:.2f}x, "
-                    f"p50 latency {result_b.p50 / result_a.p50:.2f}x, "
-                    f"p99 latency {result_b.percentile(0.99) / result_a.percentile(0.99):.2f}x"
+                    f"{result.name:<30} C={result.concurrency:<3} vs /ping: throughput "
+                    f"{result.rate / same.rate:5.2f}x   p50 {result.p50 / same.p50:6.2f}x   "
+                    f"p99 {result.p99 / same.p99:6.2f}x"
                 )
-            else:
-                print("ratio (b)/(a): n/a until a move scenario exists")
+            print()
+            targets = targets_for(ping_result, ping_one, moves)
+            for target in targets:
+                print(target.line())
             # Let the bot finish the work that follows its first answers (edits, DMs)
             # before stopping it, so shutdown does not cut it off.
             await wait_quiet(fake, quiet=0.3, limit=10.0)
@@ -340,15 +767,21 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=2000, help="interactions for (a) (K)")
+    parser.add_argument("--count", type=int, default=2000, help="/ping interactions (K)")
     parser.add_argument(
-        "--move-count", type=int, default=1000, help="interactions for (b): moves are slower"
+        "--move-count", type=int, default=1000, help="interactions per move scenario"
     )
     parser.add_argument("--concurrency", type=int, default=16, help="interactions in flight (C)")
     parser.add_argument(
         "--move-scenario",
         default=DEFAULT_MOVE_SCENARIO,
-        help="file.py:factory or package.module:factory for (b)",
+        help="(b): knucklebones, file.py:factory or package.module:factory",
+    )
+    parser.add_argument(
+        "--scenarios",
+        default="knucklebones-ai,diceman,weighted",
+        help="more move scenarios, comma-separated (empty for none): "
+        "knucklebones-ai, diceman, weighted",
     )
     return parser.parse_args(argv)
 
