@@ -4,6 +4,7 @@ that recording what was shown never takes a move's transaction."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from typing import Any
 
 from bot.games import Session
 from bot.sessions import load_session
-from bot.storage import Database
+from bot.storage import Connection, Database
 
 
 @dataclass(frozen=True)
@@ -37,37 +38,41 @@ class Snapshot:
     private: Mapping[int, PrivateMessage]
 
 
+async def read_snapshot(conn: Connection, *, session_id: int) -> Snapshot | None:
+    """The session, the events of its latest move and its private messages, as one read."""
+    session = await load_session(conn, session_id)
+    if session is None:
+        return None
+    events_text = await conn.fetch_value(
+        "SELECT events FROM events WHERE session_id = ? AND version = ?",
+        (session_id, session.version),
+    )
+    private_rows = await conn.fetch_all(
+        "SELECT seat, key, channel_id, message_id, closed, shown FROM private_messages"
+        " WHERE session_id = ?",
+        (session_id,),
+    )
+    events = json.loads(events_text) if events_text is not None else []
+    private = {
+        row["seat"]: PrivateMessage(
+            seat=row["seat"],
+            key=row["key"],
+            channel_id=row["channel_id"],
+            message_id=row["message_id"],
+            closed=bool(row["closed"]),
+            shown=row["shown"],
+        )
+        for row in private_rows
+    }
+    return Snapshot(session=session, events=events, private=private)
+
+
 class PublicationStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def snapshot(self, session_id: int) -> Snapshot | None:
-        async with self.db.read() as conn:
-            session = await load_session(conn, session_id)
-            if session is None:
-                return None
-            events_text = await conn.fetch_value(
-                "SELECT events FROM events WHERE session_id = ? AND version = ?",
-                (session_id, session.version),
-            )
-            private_rows = await conn.fetch_all(
-                "SELECT seat, key, channel_id, message_id, closed, shown FROM private_messages"
-                " WHERE session_id = ?",
-                (session_id,),
-            )
-        events = json.loads(events_text) if events_text is not None else []
-        private = {
-            row["seat"]: PrivateMessage(
-                seat=row["seat"],
-                key=row["key"],
-                channel_id=row["channel_id"],
-                message_id=row["message_id"],
-                closed=bool(row["closed"]),
-                shown=row["shown"],
-            )
-            for row in private_rows
-        }
-        return Snapshot(session=session, events=events, private=private)
+        return await self.db.run_read(functools.partial(read_snapshot, session_id=session_id))
 
     async def claim_stale(
         self, *, owner: str, now: float, lease_seconds: float, limit: int, settled_before: float

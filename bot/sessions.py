@@ -9,6 +9,7 @@ the commit, so a failure anywhere leaves the session exactly as it was.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -137,8 +138,7 @@ class SessionService:
     # -- reading --------------------------------------------------------------------------
 
     async def get(self, session_id: int) -> Session | None:
-        async with self.db.read() as conn:
-            return await load_session(conn, session_id)
+        return await self.db.run_read(functools.partial(load_session, session_id=session_id))
 
     async def require(self, session_id: int) -> Session:
         session = await self.get(session_id)
@@ -254,46 +254,17 @@ class SessionService:
         DeadlineGone (``deadline_id`` no longer exists) or WrongMessage (``on_message``, the
         message a public control was pressed on, is not the session's message).
         """
-        async with self._lock(session_id), self.db.transaction() as conn:
-            # The session row first (locked on PostgreSQL), then its deadline: every move
-            # takes its locks in that order, so two never wait for each other in a circle.
-            previous = await load_session(conn, session_id, lock=True)
-            if previous is None:
-                raise SessionNotFound()
-            if deadline_id is not None:
-                # Whoever deletes the deadline fires it: another process firing it at the
-                # same moment waits for the session row, then finds the deadline gone.
-                deleted = await conn.execute(
-                    "DELETE FROM deadlines WHERE id = ? AND session_id = ?",
-                    (deadline_id, session_id),
+        async with self._lock(session_id):
+            previous, step, now, result_id = await self.db.run_transaction(
+                functools.partial(
+                    self._move,
+                    session_id=session_id,
+                    actor_id=actor_id,
+                    action=action,
+                    expected_version=expected_version,
+                    deadline_id=deadline_id,
+                    on_message=on_message,
                 )
-                if deleted == 0:
-                    raise DeadlineGone()
-            if (
-                on_message is not None
-                and previous.message_id is not None
-                and on_message != previous.message_id
-            ):
-                raise WrongMessage(message_link(previous))
-            if previous.status not in OPEN_STATUSES:
-                raise GameOver()
-            if expected_version is not None and expected_version != previous.version:
-                raise SessionChanged()
-            handler = self.handlers.get(previous.game)
-            if handler is None:
-                raise SessionNotFound()
-            settings = await load_guild_settings(conn, previous.guild_id, self.defaults)
-            now = self.clock.now()
-            ctx = StepContext(
-                session=previous,
-                actor_id=actor_id,
-                now=now,
-                rng=session_rng(previous),
-                guild_settings=settings,
-            )
-            step = handler.step(ctx, action)
-            result_id = await self.db.write_move(
-                conn, MoveWrite(previous, step, actor_id, action, now)
             )
         session = _saved(previous, step, now)
         if step.deadlines and session.status in OPEN_STATUSES:
@@ -308,6 +279,59 @@ class SessionService:
         )
         self._notify_commit(outcome)
         return outcome
+
+    async def _move(
+        self,
+        conn: Connection,
+        *,
+        session_id: int,
+        actor_id: int | None,
+        action: dict[str, Any],
+        expected_version: int | None,
+        deadline_id: int | None,
+        on_message: int | None,
+    ) -> tuple[Session, Step, float, int | None]:
+        """The move's transaction (``act``): database work and the game's pure step only,
+        so that an adapter may run it in one trip (``Database.run_transaction``)."""
+        # The session row first (locked on PostgreSQL), then its deadline: every move
+        # takes its locks in that order, so two never wait for each other in a circle.
+        previous = await load_session(conn, session_id, lock=True)
+        if previous is None:
+            raise SessionNotFound()
+        if deadline_id is not None:
+            # Whoever deletes the deadline fires it: another process firing it at the
+            # same moment waits for the session row, then finds the deadline gone.
+            deleted = await conn.execute(
+                "DELETE FROM deadlines WHERE id = ? AND session_id = ?",
+                (deadline_id, session_id),
+            )
+            if deleted == 0:
+                raise DeadlineGone()
+        if (
+            on_message is not None
+            and previous.message_id is not None
+            and on_message != previous.message_id
+        ):
+            raise WrongMessage(message_link(previous))
+        if previous.status not in OPEN_STATUSES:
+            raise GameOver()
+        if expected_version is not None and expected_version != previous.version:
+            raise SessionChanged()
+        handler = self.handlers.get(previous.game)
+        if handler is None:
+            raise SessionNotFound()
+        settings = await load_guild_settings(conn, previous.guild_id, self.defaults)
+        now = self.clock.now()
+        ctx = StepContext(
+            session=previous,
+            actor_id=actor_id,
+            now=now,
+            rng=session_rng(previous),
+            guild_settings=settings,
+        )
+        step = handler.step(ctx, action)
+        result_id = await self.db.write_move(conn, MoveWrite(previous, step, actor_id, action, now))
+        return previous, step, now, result_id
 
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.migrations import MIGRATIONS, SCHEMA_MIGRATIONS, Dialect
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 BUSY_TIMEOUT_MS = 5_000
 
 Params = Sequence[Any]
+T = TypeVar("T")
 
 
 class StorageUnavailable(Exception):
@@ -111,6 +112,20 @@ class Database(ABC):
     def read(self) -> AbstractAsyncContextManager[Connection]:
         """A read-only block that sees one committed snapshot (or, inside the task's own
         transaction, that transaction). Keep it to database work: never await Discord."""
+
+    async def run_transaction(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """``await body(conn)`` as one write transaction: committed when it returns, rolled
+        back when it raises. The body does database work only: it awaits nothing but
+        ``conn`` (no lock, no sleep, no Discord), so an adapter may run it all in one trip
+        to the database (SQLite: in its database thread, BEGIN to COMMIT)."""
+        async with self.transaction() as conn:
+            return await body(conn)
+
+    async def run_read(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """``await body(conn)`` in one ``read()`` block (one committed snapshot); the same
+        rule as ``run_transaction``: the body awaits nothing but ``conn``."""
+        async with self.read() as conn:
+            return await body(conn)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
         async with self.read() as conn:

@@ -11,18 +11,21 @@ not hold up moves, and a move does not hold up them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.storage.base import BUSY_TIMEOUT_MS, Connection, Database, Params, StorageUnavailable
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,97 @@ class SQLiteConnection(Connection):
         # execute_fetchall: one trip to the database thread per query instead of three
         # (execute, fetch, close).
         return list(await self.raw.execute_fetchall(sql, tuple(params)))
+
+
+class InlineSQLiteConnection(Connection):
+    """The raw sqlite3 connection, used from aiosqlite's database thread itself: every
+    method finishes without suspending, so a body written against ``Connection`` runs
+    there from start to end as one trip (see ``run_inline``)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, raw: sqlite3.Connection) -> None:
+        self.raw = raw
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        return self.raw.execute(sql, tuple(params)).rowcount
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        self.raw.executemany(sql, [tuple(row) for row in rows])
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        return self.raw.execute(sql, tuple(params)).fetchall()
+
+
+def run_inline(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine that never suspends (it awaits only an ``InlineSQLiteConnection``)
+    to its end, here and now; one that tries to wait for anything else is an error."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coroutine.close()
+    raise RuntimeError("a database body awaited something other than its connection")
+
+
+def _transaction_in_thread(
+    raw: sqlite3.Connection, body: Callable[[Connection], Awaitable[T]]
+) -> T:
+    """BEGIN IMMEDIATE, the body, COMMIT (or ROLLBACK): a whole transaction in the database
+    thread. It always ends the transaction it began, whatever happens to the caller."""
+    if raw.in_transaction:
+        log.debug("ending a transaction left open by a cancelled task")
+        raw.execute("ROLLBACK")
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as error:
+        raise StorageUnavailable(str(error)) from error
+    try:
+        result = run_inline(body(InlineSQLiteConnection(raw)))  # type: ignore[arg-type]
+    except BaseException as error:
+        _rollback_inline(raw)
+        if is_unavailable(error):
+            raise StorageUnavailable(str(error)) from error
+        raise
+    try:
+        raw.execute("COMMIT")
+    except sqlite3.OperationalError as error:
+        _rollback_inline(raw)
+        raise StorageUnavailable(str(error)) from error
+    return result
+
+
+def _read_in_thread(raw: sqlite3.Connection, body: Callable[[Connection], Awaitable[T]]) -> T:
+    """BEGIN, the body's reads (one snapshot), ROLLBACK: a whole read in the database thread."""
+    if raw.in_transaction:
+        raw.execute("ROLLBACK")
+    try:
+        raw.execute("BEGIN")
+    except sqlite3.Error as error:
+        raise StorageUnavailable(str(error)) from error
+    try:
+        with _unavailable_as_storage_error():
+            return run_inline(body(InlineSQLiteConnection(raw)))  # type: ignore[arg-type]
+    finally:
+        _rollback_inline(raw)  # nothing to keep: ends the snapshot
+
+
+def _rollback_inline(raw: sqlite3.Connection) -> None:
+    # As ``_rollback``: SQLite may have rolled back already (disk full, I/O error).
+    if not raw.in_transaction:
+        return
+    try:
+        raw.execute("ROLLBACK")
+    except sqlite3.Error:
+        log.exception("rolling back a failed transaction failed too")
+
+
+async def _one_trip(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``work(raw)`` in the connection's database thread: one trip, however many statements.
+    aiosqlite runs every call it queues this way; ``_execute`` and ``_conn`` are its own
+    (private) names for that, pinned with aiosqlite in the lock files and covered by the
+    storage tests on every run."""
+    return await conn._execute(lambda: work(conn._conn))  # type: ignore[no-any-return]
 
 
 class SQLiteDatabase(Database):
@@ -226,6 +320,28 @@ class SQLiteDatabase(Database):
                     raise StorageUnavailable(str(error)) from error
             finally:
                 self._owner = None
+
+    async def run_transaction(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """The whole transaction in one trip to the database thread (see the base class):
+        BEGIN IMMEDIATE, the body, COMMIT, where ``transaction()`` takes a trip a statement.
+        If the caller is cancelled meanwhile, the trip still ends the transaction: the
+        body's writes are then committed or rolled back as a whole."""
+        current = asyncio.current_task()
+        if current is not None and current in (self._owner, self._read_owner):
+            raise RuntimeError("a transaction cannot start inside another one or a read")
+        async with self._write_lock:
+            conn = self.conn
+            self._check_file()
+            return await _one_trip(conn, functools.partial(_transaction_in_thread, body=body))
+
+    async def run_read(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """The whole read block in one trip to the read connection's thread."""
+        current = asyncio.current_task()
+        if self._in_memory or (current is not None and current in (self._owner, self._read_owner)):
+            return await super().run_read(body)
+        async with self._read_lock:
+            reader = self._open_reader()
+            return await _one_trip(reader, functools.partial(_read_in_thread, body=body))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

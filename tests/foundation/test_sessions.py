@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -320,10 +321,18 @@ async def test_a_reader_never_sees_a_move_that_is_rolled_back(
     """Another coroutine reading while a move's transaction is open must see the last
     committed state, not the half-written one that is then rolled back."""
     session = await new_counter(service, ALICE, BOB)
-    reads: list[asyncio.Task[Any]] = []
+    loop = asyncio.get_running_loop()
+    reads: list[asyncio.Future[Any]] = []
 
     def read_meanwhile(ctx: StepContext, action: dict[str, Any]) -> None:
-        reads.append(asyncio.get_running_loop().create_task(service.get(session.id)))
+        if threading.current_thread() is threading.main_thread():
+            reads.append(loop.create_task(service.get(session.id)))
+            return
+        # The step runs in SQLite's database thread (the whole move is one trip there):
+        # read from the event loop while the transaction stays open, and wait for it.
+        read = asyncio.run_coroutine_threadsafe(service.get(session.id), loop)
+        read.result(timeout=10)
+        reads.append(asyncio.wrap_future(read, loop=loop))
 
     game.during_step = read_meanwhile
     with pytest.raises(TypeError):
