@@ -109,9 +109,13 @@ class DiceBot(commands.AutoShardedBot):
         seed: int | None = None,
         **client_options: Any,
     ) -> None:
-        intents = discord.Intents.default()
-        # Slash commands and components need no privileged intents.
-        intents.message_content = False
+        # Slash commands and components arrive whatever the intents; the bot reads only
+        # guilds, channels and roles (GUILDS). Without the message intents Discord sends
+        # no MESSAGE_CREATE / UPDATE / DELETE, not even the echo of every edit the bot
+        # makes, which discord.py would otherwise parse into a Message each time. A game
+        # message someone deleted is noticed at its next edit (404) and posted again.
+        intents = discord.Intents.none()
+        intents.guilds = True
         shard_count, shard_ids = settings.shard_plan()
         if shard_count is not None:
             # This process runs only its own shards (SHARD_IDS) of SHARD_COUNT.
@@ -249,9 +253,6 @@ class DiceBot(commands.AutoShardedBot):
 
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         self.publisher.permissions_changed(after.guild.id)
-
-    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        await self.publisher.message_deleted(payload.message_id)
 
     # -- Discord requests the games make --------------------------------------------------
 

@@ -216,17 +216,6 @@ class Publisher:
         if waiting is not None:
             waiting.set()
 
-    async def message_deleted(self, message_id: int) -> None:
-        """Someone deleted a message: if it was a game's, post the game again."""
-        try:
-            rows = await self.bot.db.fetch_all(
-                "SELECT id FROM sessions WHERE message_id = ?", (message_id,)
-            )
-        except StorageUnavailable:
-            return  # the sweep and the next edit (404) find it later
-        for row in rows:
-            self.request(row["id"], force=True)
-
     async def reconcile(self, *, settle_seconds: float = 0.0) -> int:
         """Request every session whose public message is behind and that no other process
         is repairing (claimed for a lease, see ``PublicationStore.claim_stale``); only

@@ -196,8 +196,16 @@ async def test_a_dropped_answer_is_sent_again_and_the_player_sees_it(
 
 
 async def test_a_deleted_game_message_is_posted_again_and_plays_on(
-    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player, bob: Player
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    clock: ManualClock,
+    alice: Player,
+    bob: Player,
 ) -> None:
+    """The bot asks for no message events (they would be every message in every server),
+    so it learns of the deletion at the game's next edit: at the latest the turn's
+    warning, a minute before the timeout. It posts the game again there."""
     board = await start_duel(fake_discord, alice, bob)
     session = await session_for(running_bot, board)
     await alice.click(board, "Column 1")
@@ -205,8 +213,11 @@ async def test_a_deleted_game_message_is_posted_again_and_plays_on(
 
     def reposted() -> discord.Message | None:
         last = guild.default_channel.last_message()
-        return last if last is not None and last.id != board.id and board_turn(last) else None
+        if last is None or last.id == board.id or "running out of time" not in last.text():
+            return None
+        return last if board_turn(last) else None
 
+    clock.advance(240)  # the warning of Bob's five-minute turn
     await fake_discord.wait_for(lambda: reposted() is not None, what="the game posted again")
     again = reposted()
     assert again is not None and board_turn(again) == 2
