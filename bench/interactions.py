@@ -450,8 +450,10 @@ class Result:
     seconds: float
     latencies: list[float]
     concurrency: int = 0
-    # CPU time the bot's process (every thread) spent during the run, when known.
+    # CPU time the bot's process (every thread) spent during the run, when known, and
+    # this process's (the fake Discord and its players).
     bot_cpu_seconds: float | None = None
+    fake_cpu_seconds: float | None = None
 
     @property
     def rate(self) -> float:
@@ -476,8 +478,16 @@ class Result:
             return None
         return self.bot_cpu_seconds * 1000 / self.count
 
+    @property
+    def fake_cpu_ms(self) -> float | None:
+        if self.fake_cpu_seconds is None:
+            return None
+        return self.fake_cpu_seconds * 1000 / self.count
+
     def line(self, label: str) -> str:
         cpu = "" if self.cpu_ms is None else f"   bot CPU {self.cpu_ms:5.2f} ms each"
+        if self.fake_cpu_ms is not None:
+            cpu += f" (fake {self.fake_cpu_ms:4.2f})"
         return (
             f"{label} {self.name:<28} C={self.concurrency:<3}{self.count:>6} in "
             f"{self.seconds:6.2f} s: {self.rate:7.0f}/s   p50 {self.p50 * 1000:7.2f} ms   "
@@ -513,12 +523,15 @@ async def run(
             latencies.append(interaction.latency)
 
     cpu_before = process_cpu_seconds(bot_pid)
+    fake_before = process_cpu_seconds(os.getpid())
     started = time.perf_counter()
     await asyncio.gather(*(worker(n) for n in range(concurrency)))
     seconds = time.perf_counter() - started
     cpu_after = process_cpu_seconds(bot_pid)
+    fake_after = process_cpu_seconds(os.getpid())
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    return Result(scenario.name, count, seconds, latencies, concurrency, cpu)
+    fake = None if fake_before is None or fake_after is None else fake_after - fake_before
+    return Result(scenario.name, count, seconds, latencies, concurrency, cpu, fake)
 
 
 def load_scenario(spec: str) -> Scenario:
