@@ -1,8 +1,8 @@
 """Answering interactions: once, in time, whatever the database or Discord does.
 
 Discord gives an interaction 3 s for its first answer. Every answer the bot gives goes
-through the interaction's :class:`Answer`, which serialises them, so the watchdog started
-for every interaction (``watch``) can safely defer one that has no answer after
+through the interaction's :class:`Answer`, which serialises them, so the watchdog timer set
+for every interaction (``Watchdogs``) can safely defer one that has no answer after
 ``DEFER_AFTER_SECONDS`` — a locked database, a slow render — and the handler's answer then
 goes out as the follow-up or the edit of the deferred response, with the same call.
 
@@ -238,12 +238,36 @@ def _describe(error: BaseException) -> str:
     return type(error).__name__
 
 
-async def watch(interaction: discord.Interaction) -> None:
-    """The watchdog: defer an interaction still unanswered after DEFER_AFTER_SECONDS."""
-    await asyncio.sleep(DEFER_AFTER_SECONDS)
-    answer = answer_for(interaction)
-    if not answer.done:
+class Watchdogs:
+    """Defer every interaction still unanswered after DEFER_AFTER_SECONDS. One loop timer
+    per interaction rather than a task: nearly every interaction is answered long before
+    it fires, and a timer costs a fraction of a task; a defer, when one is due, is a task."""
+
+    def __init__(self) -> None:
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._defers: set[asyncio.Task[None]] = set()
+
+    def watch(self, interaction: discord.Interaction) -> None:
+        loop = asyncio.get_running_loop()
+        self._timers[interaction.id] = loop.call_later(DEFER_AFTER_SECONDS, self._due, interaction)
+
+    def _due(self, interaction: discord.Interaction) -> None:
+        self._timers.pop(interaction.id, None)
+        if answer_for(interaction).done:
+            return
         log.info(
             "interaction %s: no answer after %.1f s, deferring", interaction.id, DEFER_AFTER_SECONDS
         )
-        await answer.defer()
+        task = asyncio.get_running_loop().create_task(
+            answer_for(interaction).defer(), name="interaction-defer"
+        )
+        self._defers.add(task)
+        task.add_done_callback(self._defers.discard)
+
+    def cancel(self) -> None:
+        """At shutdown: no more defers."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        for task in self._defers:
+            task.cancel()

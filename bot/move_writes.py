@@ -10,6 +10,7 @@ own way (fewer round trips) as long as the result is the same.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,11 @@ class MoveWrite:
     action: dict[str, Any]
     now: float
 
+    @functools.cached_property
+    def state_text(self) -> str:
+        """The new state as stored (sorted JSON), encoded once for the row and the caller."""
+        return dumps(self.step.state)
+
 
 def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
@@ -49,7 +55,7 @@ async def write_move(conn: Connection, write: MoveWrite) -> int | None:
     changed = await conn.execute(
         "UPDATE sessions SET state = ?, status = ?, version = ?, updated_at = ?"
         " WHERE id = ? AND version = ?",
-        (dumps(step.state), step.status, new_version, now, previous.id, previous.version),
+        (write.state_text, step.status, new_version, now, previous.id, previous.version),
     )
     if changed != 1:
         raise SessionChanged()

@@ -255,7 +255,7 @@ class SessionService:
         message a public control was pressed on, is not the session's message).
         """
         async with self._lock(session_id):
-            previous, step, now, result_id = await self.db.run_transaction(
+            write, result_id = await self.db.run_transaction(
                 functools.partial(
                     self._move,
                     session_id=session_id,
@@ -266,7 +266,8 @@ class SessionService:
                     on_message=on_message,
                 )
             )
-        session = _saved(previous, step, now)
+        previous, step = write.previous, write.step
+        session = _saved(write)
         if step.deadlines and session.status in OPEN_STATUSES:
             self._notify_deadlines(step.deadlines)
         outcome = Outcome(
@@ -290,7 +291,7 @@ class SessionService:
         expected_version: int | None,
         deadline_id: int | None,
         on_message: int | None,
-    ) -> tuple[Session, Step, float, int | None]:
+    ) -> tuple[MoveWrite, int | None]:
         """The move's transaction (``act``): database work and the game's pure step only,
         so that an adapter may run it in one trip (``Database.run_transaction``)."""
         # The session row first (locked on PostgreSQL), then its deadline: every move
@@ -329,9 +330,8 @@ class SessionService:
             rng=session_rng(previous),
             guild_settings=settings,
         )
-        step = handler.step(ctx, action)
-        result_id = await self.db.write_move(conn, MoveWrite(previous, step, actor_id, action, now))
-        return previous, step, now, result_id
+        write = MoveWrite(previous, handler.step(ctx, action), actor_id, action, now)
+        return write, await self.db.write_move(conn, write)
 
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""
@@ -348,8 +348,9 @@ class SessionService:
                 status="cancelled",
             )
             action = {"type": "cancel", "reason": reason}
-            await self.db.write_move(conn, MoveWrite(previous, step, actor_id, action, now))
-        session = _saved(previous, step, now)
+            write = MoveWrite(previous, step, actor_id, action, now)
+            await self.db.write_move(conn, write)
+        session = _saved(write)
         outcome = Outcome(
             session=session,
             previous=previous,
@@ -421,15 +422,16 @@ def message_link(session: Session) -> str | None:
 # -- row helpers ----------------------------------------------------------------------------
 
 
-def _saved(previous: Session, step: Step, now: float) -> Session:
-    """The session exactly as ``_save`` stored it, without reading it back."""
+def _saved(write: MoveWrite) -> Session:
+    """The session exactly as ``write_move`` stored it, without reading it back."""
+    previous, step = write.previous, write.step
     return replace(
         previous,
         # Through JSON, so the caller sees what a later load would (lists, not tuples).
-        state=json.loads(dumps(step.state)),
+        state=json.loads(write.state_text),
         status=step.status,
         version=previous.version + 1,
-        updated_at=now,
+        updated_at=write.now,
         seats=previous.seats if step.seats is None else tuple(stored_seats(step.seats)),
     )
 
