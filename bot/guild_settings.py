@@ -38,6 +38,13 @@ async def load_guild_settings(
     stored = await conn.fetch_value(
         "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
     )
+    return stored_guild_settings(stored, guild_id, defaults)
+
+
+def stored_guild_settings(
+    stored: str | None, guild_id: int, defaults: GuildSettings
+) -> GuildSettings:
+    """The server's settings from its stored overrides (``guild_settings.settings``)."""
     if stored is None:
         return defaults
     overrides: dict[str, Any] = json.loads(stored)

@@ -4,15 +4,15 @@ that recording what was shown never takes a move's transaction."""
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games import Session
-from bot.sessions import load_session
-from bot.storage import Connection, Database
+from bot.migrations import Dialect
+from bot.sessions import session_columns, session_from
+from bot.storage import Database
 
 
 @dataclass(frozen=True)
@@ -38,33 +38,24 @@ class Snapshot:
     private: Mapping[int, PrivateMessage]
 
 
-async def read_snapshot(conn: Connection, *, session_id: int) -> Snapshot | None:
-    """The session, the events of its latest move and its private messages, as one read."""
-    session = await load_session(conn, session_id)
-    if session is None:
-        return None
-    events_text = await conn.fetch_value(
-        "SELECT events FROM events WHERE session_id = ? AND version = ?",
-        (session_id, session.version),
+# The private messages as a JSON array of [seat, key, channel_id, message_id, closed, shown].
+_PRIVATE_JSON = {
+    "sqlite": "(SELECT json_group_array(json_array(m.seat, m.key, m.channel_id, m.message_id,"
+    " m.closed, m.shown)) FROM private_messages m WHERE m.session_id = s.id)",
+    "postgresql": "(SELECT json_agg(json_build_array(m.seat, m.key, m.channel_id, m.message_id,"
+    " m.closed, m.shown)) FROM private_messages m WHERE m.session_id = s.id)",
+}
+
+
+def snapshot_query(dialect: Dialect) -> str:
+    """The session, the events of its latest move and its private messages as ONE
+    statement: one snapshot, one trip to the database."""
+    return (
+        f"SELECT {session_columns(dialect)},"
+        " (SELECT e.events FROM events e WHERE e.session_id = s.id AND e.version = s.version)"
+        f" AS last_events, {_PRIVATE_JSON[dialect]} AS private_list"
+        " FROM sessions s WHERE s.id = ?"
     )
-    private_rows = await conn.fetch_all(
-        "SELECT seat, key, channel_id, message_id, closed, shown FROM private_messages"
-        " WHERE session_id = ?",
-        (session_id,),
-    )
-    events = json.loads(events_text) if events_text is not None else []
-    private = {
-        row["seat"]: PrivateMessage(
-            seat=row["seat"],
-            key=row["key"],
-            channel_id=row["channel_id"],
-            message_id=row["message_id"],
-            closed=bool(row["closed"]),
-            shown=row["shown"],
-        )
-        for row in private_rows
-    }
-    return Snapshot(session=session, events=events, private=private)
 
 
 class PublicationStore:
@@ -72,7 +63,27 @@ class PublicationStore:
         self.db = db
 
     async def snapshot(self, session_id: int) -> Snapshot | None:
-        return await self.db.run_read(functools.partial(read_snapshot, session_id=session_id))
+        row = await self.db.fetch_one(snapshot_query(self.db.dialect), (session_id,))
+        if row is None:
+            return None
+        private = {}
+        for seat, key, channel_id, message_id, closed, shown in json.loads(
+            row["private_list"] or "[]"
+        ):
+            private[seat] = PrivateMessage(
+                seat=seat,
+                key=key,
+                channel_id=channel_id,
+                message_id=message_id,
+                closed=bool(closed),
+                shown=shown,
+            )
+        events = row["last_events"]
+        return Snapshot(
+            session=session_from(row),
+            events=json.loads(events) if events is not None else [],
+            private=private,
+        )
 
     async def claim_stale(
         self, *, owner: str, now: float, lease_seconds: float, limit: int, settled_before: float

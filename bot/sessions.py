@@ -34,7 +34,8 @@ from bot.games import (
     Step,
     StepContext,
 )
-from bot.guild_settings import GuildSettings, load_guild_settings
+from bot.guild_settings import GuildSettings, load_guild_settings, stored_guild_settings
+from bot.migrations import Dialect
 from bot.move_writes import (
     MAX_NAME_LENGTH,
     MoveWrite,
@@ -138,7 +139,12 @@ class SessionService:
     # -- reading --------------------------------------------------------------------------
 
     async def get(self, session_id: int) -> Session | None:
-        return await self.db.run_read(functools.partial(load_session, session_id=session_id))
+        # One statement: one snapshot, one trip, no read block around it.
+        row = await self.db.fetch_one(
+            f"SELECT {session_columns(self.db.dialect)} FROM sessions s WHERE s.id = ?",
+            (session_id,),
+        )
+        return None if row is None else session_from(row)
 
     async def require(self, session_id: int) -> Session:
         session = await self.get(session_id)
@@ -296,7 +302,7 @@ class SessionService:
         so that an adapter may run it in one trip (``Database.run_transaction``)."""
         # The session row first (locked on PostgreSQL), then its deadline: every move
         # takes its locks in that order, so two never wait for each other in a circle.
-        previous = await load_session(conn, session_id, lock=True)
+        previous, overrides = await _load_for_move(conn, session_id)
         if previous is None:
             raise SessionNotFound()
         if deadline_id is not None:
@@ -321,7 +327,7 @@ class SessionService:
         handler = self.handlers.get(previous.game)
         if handler is None:
             raise SessionNotFound()
-        settings = await load_guild_settings(conn, previous.guild_id, self.defaults)
+        settings = stored_guild_settings(overrides, previous.guild_id, self.defaults)
         now = self.clock.now()
         ctx = StepContext(
             session=previous,
@@ -436,19 +442,49 @@ def _saved(write: MoveWrite) -> Session:
     )
 
 
+# A session's row with its seats, as one statement: the seats as a JSON array of [seat,
+# user_id, display_name, is_ai, has_left] (``session_from``).
+_SEATS_JSON = {
+    "sqlite": "(SELECT json_group_array(json_array(p.seat, p.user_id, p.display_name, p.is_ai,"
+    " p.has_left)) FROM session_players p WHERE p.session_id = s.id)",
+    "postgresql": "(SELECT json_agg(json_build_array(p.seat, p.user_id, p.display_name,"
+    " p.is_ai, p.has_left)) FROM session_players p WHERE p.session_id = s.id)",
+}
+_SETTINGS = "(SELECT g.settings FROM guild_settings g WHERE g.guild_id = s.guild_id)"
+
+
+def session_columns(dialect: Dialect) -> str:
+    """What ``session_from`` reads, for ``SELECT ... FROM sessions s``."""
+    return f"s.*, {_SEATS_JSON[dialect]} AS seat_list"
+
+
 async def load_session(conn: Connection, session_id: int, *, lock: bool = False) -> Session | None:
     """The stored session; ``lock`` (in a move's transaction) holds its row until the
     commit, so that moves on one session take turns in every process."""
     row = await conn.fetch_one(
-        "SELECT * FROM sessions WHERE id = ?" + (conn.for_update if lock else ""), (session_id,)
-    )
-    if row is None:
-        return None
-    seat_rows = await conn.fetch_all(
-        "SELECT seat, user_id, display_name, is_ai, has_left FROM session_players"
-        " WHERE session_id = ? ORDER BY seat",
+        f"SELECT {session_columns(conn.dialect)} FROM sessions s WHERE s.id = ?"
+        + (conn.for_update if lock else ""),
         (session_id,),
     )
+    return None if row is None else session_from(row)
+
+
+async def _load_for_move(conn: Connection, session_id: int) -> tuple[Session | None, str | None]:
+    """The session, its row locked (``load_session(lock=True)``), and its server's stored
+    settings (``guild_settings.settings``), in one statement."""
+    row = await conn.fetch_one(
+        f"SELECT {session_columns(conn.dialect)}, {_SETTINGS} AS guild_overrides"
+        " FROM sessions s WHERE s.id = ?" + conn.for_update,
+        (session_id,),
+    )
+    if row is None:
+        return None, None
+    return session_from(row), row["guild_overrides"]
+
+
+def session_from(row: Any) -> Session:
+    """A Session from a row of ``session_columns``."""
+    seats = sorted(json.loads(row["seat_list"] or "[]"))
     return Session(
         id=row["id"],
         game=row["game"],
@@ -465,13 +501,13 @@ async def load_session(conn: Connection, session_id: int, *, lock: bool = False)
         shown_version=row["shown_version"],
         seats=tuple(
             Seat(
-                seat=r["seat"],
-                user_id=r["user_id"],
-                display_name=r["display_name"],
-                is_ai=bool(r["is_ai"]),
-                has_left=bool(r["has_left"]),
+                seat=seat,
+                user_id=user_id,
+                display_name=display_name,
+                is_ai=bool(is_ai),
+                has_left=bool(has_left),
             )
-            for r in seat_rows
+            for seat, user_id, display_name, is_ai, has_left in seats
         ),
     )
 

@@ -132,8 +132,8 @@ class Database(ABC):
             return await conn.fetch_all(sql, params)
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
-        async with self.read() as conn:
-            return await conn.fetch_one(sql, params)
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
 
     async def write_move(self, conn: Connection, write: MoveWrite) -> int | None:
         """Store one move in the open transaction (its new state with the version check,

@@ -20,12 +20,15 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
 from bot.storage.base import BUSY_TIMEOUT_MS, Connection, Database, Params, StorageUnavailable
+
+if TYPE_CHECKING:
+    from bot.move_writes import MoveWrite
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,39 @@ def to_postgres(sql: str) -> str:
         return f"${counter}"
 
     return _TOKEN.sub(replace, sql)
+
+
+# A move's writes as ONE statement (``PostgresDatabase.write_move``): the versioned save,
+# and only if it saved, freeing the players of a game that ended, the event row, and the
+# session's deadlines replaced. The new deadlines' insert reads the old ones' delete, so
+# PostgreSQL runs the delete first (sub-statements of one WITH are otherwise unordered)
+# and a kind that comes back does not meet its old row in the unique index. They get
+# their ids in list order, as the plain path's one insert each does.
+MOVE_STATEMENT = """
+WITH moved AS (
+    UPDATE sessions SET state = $1, status = $2, version = $3, updated_at = $4
+    WHERE id = $5 AND version = $6
+    RETURNING id
+), freed AS (
+    DELETE FROM busy_players
+    WHERE session_id = $5 AND $7::boolean AND EXISTS (SELECT 1 FROM moved)
+), logged AS (
+    INSERT INTO events (session_id, version, actor_id, action, events, created_at)
+    SELECT id, $3, $8, $9, $10, $4 FROM moved
+), cleared AS (
+    DELETE FROM deadlines
+    WHERE session_id = $5 AND $11::boolean AND EXISTS (SELECT 1 FROM moved)
+    RETURNING id
+), scheduled AS (
+    INSERT INTO deadlines (session_id, kind, due_at, action)
+    SELECT $5, timer.kind, timer.due_at, timer.action
+    FROM unnest($12::text[], $13::double precision[], $14::text[])
+        WITH ORDINALITY AS timer (kind, due_at, action, position)
+    WHERE EXISTS (SELECT 1 FROM moved) AND (SELECT count(*) FROM cleared) >= 0
+    ORDER BY timer.position
+)
+SELECT count(*) FROM moved
+"""
 
 
 def _rowcount(status: str) -> int:
@@ -300,6 +336,53 @@ class PostgresDatabase(Database):
     async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
+
+    async def write_move(self, conn: Connection, write: MoveWrite) -> int | None:
+        """A move's writes in one round trip (``MOVE_STATEMENT``) where the plain path
+        (``bot.move_writes.write_move``) takes one a statement; a move that changes the
+        seats takes the plain path, and the result and ratings of a game that ended are
+        recorded with its statements after. Stores exactly what the plain path stores."""
+        from bot.errors import SessionChanged
+        from bot.games import OPEN_STATUSES
+        from bot.move_writes import dumps
+        from bot.results import record_result
+
+        previous, step, now = write.previous, write.step, write.now
+        if step.seats is not None:
+            return await super().write_move(conn, write)
+        ended = step.status not in OPEN_STATUSES
+        timers = [] if ended or step.deadlines is None else step.deadlines
+        saved = await conn.fetch_value(
+            MOVE_STATEMENT,
+            (
+                write.state_text,
+                step.status,
+                previous.version + 1,
+                now,
+                previous.id,
+                previous.version,
+                ended,
+                write.actor_id,
+                dumps(write.action),
+                dumps(step.events),
+                ended or step.deadlines is not None,
+                [timer.kind for timer in timers],
+                [float(timer.due_at) for timer in timers],
+                [dumps(timer.action) for timer in timers],
+            ),
+        )
+        if saved != 1:
+            raise SessionChanged()
+        if step.result is None:
+            return None
+        return await record_result(
+            conn,
+            session=previous,
+            seats=list(previous.seats),
+            result=step.result,
+            summary=step.summary,
+            now=now,
+        )
 
     async def _before_migrating(self, conn: Connection) -> None:
         # Two processes starting at once: the second waits, then finds nothing to do.

@@ -162,6 +162,10 @@ def _read_in_thread(raw: sqlite3.Connection, body: Callable[[Connection], Awaita
         _rollback_inline(raw)  # nothing to keep: ends the snapshot
 
 
+async def _fetch_all(conn: Connection, *, sql: str, params: Params) -> list[Any]:
+    return await conn.fetch_all(sql, params)
+
+
 def _rollback_inline(raw: sqlite3.Connection) -> None:
     # As ``_rollback``: SQLite may have rolled back already (disk full, I/O error).
     if not raw.in_transaction:
@@ -342,6 +346,10 @@ class SQLiteDatabase(Database):
         async with self._read_lock:
             reader = self._open_reader()
             return await _one_trip(reader, functools.partial(_read_in_thread, body=body))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        # One trip (BEGIN, the query, ROLLBACK in the reader's thread), not three.
+        return await self.run_read(functools.partial(_fetch_all, sql=sql, params=params))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:

@@ -88,8 +88,10 @@ async def play(database: Database) -> list[Any]:
             outcome = await service.act(session.id, actor, action, **kw)
         except (IllegalMove, UserError) as error:
             seen.append(type(error).__name__)
-            return
-        seen.append((outcome.session.version, outcome.session.state, outcome.result_id))
+        else:
+            seen.append((outcome.session.version, outcome.session.state, outcome.result_id))
+        # Every table after every move, not just at the end.
+        seen.append(await dump(database))
 
     async with database.transaction() as conn:
         await conn.execute(
