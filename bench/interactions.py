@@ -43,7 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -495,19 +495,22 @@ class Result:
         )
 
 
-def process_cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process (Linux ``/proc``), or None elsewhere."""
-    if pid is None:
+def process_cpu_seconds(*pids: int) -> float | None:
+    """User + system CPU time of processes (Linux ``/proc``), or None elsewhere."""
+    if not pids:
         return None
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 async def run(
-    scenario: Scenario, count: int, concurrency: int, *, bot_pid: int | None = None
+    scenario: Scenario, count: int, concurrency: int, *, bot_pids: Sequence[int] = ()
 ) -> Result:
     latencies: list[float] = []
     next_index = 0
@@ -522,12 +525,12 @@ async def run(
             assert interaction.latency is not None
             latencies.append(interaction.latency)
 
-    cpu_before = process_cpu_seconds(bot_pid)
+    cpu_before = process_cpu_seconds(*bot_pids)
     fake_before = process_cpu_seconds(os.getpid())
     started = time.perf_counter()
     await asyncio.gather(*(worker(n) for n in range(concurrency)))
     seconds = time.perf_counter() - started
-    cpu_after = process_cpu_seconds(bot_pid)
+    cpu_after = process_cpu_seconds(*bot_pids)
     fake_after = process_cpu_seconds(os.getpid())
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     fake = None if fake_before is None or fake_after is None else fake_after - fake_before
@@ -721,14 +724,14 @@ async def main(args: argparse.Namespace) -> int:
             ping = PingScenario()
             await ping.prepare(fake, guild, await fresh_players())
             await run(ping, min(args.count, 200), concurrency)  # warm-up, not reported
-            ping_result = await run(ping, args.count, concurrency, bot_pid=pid)
+            ping_result = await run(ping, args.count, concurrency, bot_pids=[pid])
             print(ping_result.line("(a)"))
             moves: list[Result] = []
             move: Scenario | None = None
             try:
                 move = load_scenario(args.move_scenario)
                 await move.prepare(fake, guild, await fresh_players())
-                moves.append(await run(move, args.move_count, concurrency, bot_pid=pid))
+                moves.append(await run(move, args.move_count, concurrency, bot_pids=[pid]))
                 print(moves[-1].line("(b)"))
             except ScenarioUnavailable as reason:
                 move = None
@@ -737,16 +740,16 @@ async def main(args: argparse.Namespace) -> int:
                 try:
                     extra = extras[name]()
                     await extra.prepare(fake, guild, await fresh_players())
-                    moves.append(await run(extra, args.move_count, concurrency, bot_pid=pid))
+                    moves.append(await run(extra, args.move_count, concurrency, bot_pids=[pid]))
                     print(moves[-1].line(f"({label})"))
                 except ScenarioUnavailable as reason:
                     print(f"({label}) {name}: UNAVAILABLE — {reason}")
             ping_one: Result | None = None
             if concurrency != 1:
-                ping_one = await run(ping, min(args.count, 1000), 1, bot_pid=pid)
+                ping_one = await run(ping, min(args.count, 1000), 1, bot_pids=[pid])
                 print(ping_one.line("(a)"))
                 if move is not None:
-                    moves.append(await run(move, min(args.move_count, 500), 1, bot_pid=pid))
+                    moves.append(await run(move, min(args.move_count, 500), 1, bot_pids=[pid]))
                     print(moves[-1].line("(b)"))
             print()
             for result in moves:

@@ -10,6 +10,10 @@ discord.py and loopback), then Knucklebones moves (a full session transaction an
 board re-rendered in the answer), C in flight; interactions/s and p50/p99 from
 INTERACTION_CREATE to the bot's first callback.
 
+Then issue 14's targets for each configuration, PASS or FAIL: move throughput at least
+0.25x /ping's and move p99 under 50 ms. "bot CPU/move" is the CPU time of the bot
+process(es) per move (not the PostgreSQL server's).
+
 Usage: ``.venv/bin/python bench/scaling.py [--count 1000] [--move-count 600]
 [--concurrency 16] [--postgres postgresql://postgres@127.0.0.1:5432/test]
 [--only sqlite-1,postgres-1,postgres-2]``. The PostgreSQL URL (default
@@ -44,6 +48,7 @@ from interactions import (  # noqa: E402
     Result,
     ScenarioUnavailable,
     run,
+    targets_for,
     wait_quiet,
 )
 
@@ -184,13 +189,14 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
             )
             ping = PingScenario()
             await ping.prepare(fake, guilds[0], players)
+            pids = [process.pid for process in processes]
             await run(ping, min(args.count, 200), args.concurrency)  # warm-up, not reported
-            ping_result = await run(ping, args.count, args.concurrency)
+            ping_result = await run(ping, args.count, args.concurrency, bot_pids=pids)
             move_result: Result | None = None
             try:
                 move = KnucklebonesMoveScenario()
                 await move.prepare(fake, guilds[0], players)
-                move_result = await run(move, args.move_count, args.concurrency)
+                move_result = await run(move, args.move_count, args.concurrency, bot_pids=pids)
             except ScenarioUnavailable as reason:
                 print(f"  {configuration.label}: moves unavailable: {reason}")
             await wait_quiet(fake, quiet=0.3, limit=10.0)
@@ -214,7 +220,7 @@ def report(measured: list[Measured]) -> None:
     print()
     print(
         f"{'configuration':<28} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8}"
-        f" {'/ping/s':>8} {'move/ping':>10} {'vs SQLite, 1':>13}"
+        f" {'/ping/s':>8} {'move/ping':>10} {'vs SQLite, 1':>13} {'bot CPU/move':>13}"
     )
     for item in measured:
         move = item.move
@@ -230,6 +236,7 @@ def report(measured: list[Measured]) -> None:
             f"{item.configuration.label:<28} {move.rate:8.0f} {move.p50 * 1000:8.1f}"
             f" {move.percentile(0.99) * 1000:8.1f} {item.ping.rate:8.0f}"
             f" {move.rate / item.ping.rate:9.2f}x {versus}"
+            + (f" {move.cpu_ms:10.2f} ms" if move.cpu_ms is not None else "")
         )
 
 
@@ -249,6 +256,11 @@ async def main(args: argparse.Namespace) -> int:
             print("  " + result.move.line("(b)"))
         measured.append(result)
     report(measured)
+    print()
+    for item in measured:
+        if item.move is not None:
+            for target in targets_for(item.ping, None, [item.move]):
+                print(f"{target.line()}  [{item.configuration.label}]")
     return 0
 
 
