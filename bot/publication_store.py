@@ -117,6 +117,18 @@ class PublicationStore:
                 [(version, session_id, version) for session_id, version in sorted(shown.items())],
             )
 
+    async def record_private_shown(
+        self, session_id: int, seat: int, *, key: str, message_id: int, shown: str
+    ) -> None:
+        """The seat's private message ``message_id``, sent for ``key``, now shows ``shown``
+        (one statement: a row that is for another key or message is left alone)."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE private_messages SET shown = ?"
+                " WHERE session_id = ? AND seat = ? AND key = ? AND message_id = ?",
+                (shown, session_id, seat, key, message_id),
+            )
+
     async def save_private(self, session_id: int, message: PrivateMessage) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(

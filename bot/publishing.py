@@ -323,20 +323,8 @@ class Publisher:
     ) -> None:
         """A press edited the seat's private message (``message_id``) to ``fields`` itself:
         remember it, so the publisher does not edit it again to the same thing."""
-        snapshot = await self.store.snapshot(session.id)
-        row = None if snapshot is None else snapshot.private.get(seat)
-        if row is None or row.key != key or row.message_id != message_id:
-            return
-        await self.store.save_private(
-            session.id,
-            PrivateMessage(
-                seat=seat,
-                key=row.key,
-                channel_id=row.channel_id,
-                message_id=row.message_id,
-                closed=row.closed,
-                shown=signature(fields),
-            ),
+        await self.store.record_private_shown(
+            session.id, seat, key=key, message_id=message_id, shown=signature(fields)
         )
 
     # -- the worker -----------------------------------------------------------------------
