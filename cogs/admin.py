@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
-from bot.guild_settings import GuildSettings, save_guild_overrides
+from bot.guild_settings import GuildSettings, save_guild_overrides, setting_bounds
 from bot.leaderboard import GAME_TITLES, game_title, reset_leaderboard
 from bot.permissions import invite_url, missing_permissions
 from bot.replies import DMS_CLOSED_HELP, Guarded
@@ -92,14 +92,6 @@ def setting_value_text(field: str, value: int) -> str:
     if field == "provisional_games":
         return f"{value} game{'s' if value != 1 else ''}"
     return f"{value} s ({duration_text(value)})" if value >= 60 else f"{value} s"
-
-
-def setting_bounds(field: str) -> tuple[int | None, int | None]:
-    low = high = None
-    for rule in GuildSettings.model_fields[field].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    return low, high
 
 
 def settings_error_text(error: ValidationError, given: dict[str, Any]) -> str:
