@@ -15,6 +15,7 @@ on one session, from any process, take turns.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -340,8 +341,10 @@ async def _release(pool: asyncpg.Pool, raw: asyncpg.Connection, *, ended: bool =
         # A task cancelled inside BEGIN or COMMIT (a shutdown stopping a sweep), or a
         # rollback that failed: the transaction is still open on this connection, whose
         # state is unknown. Closed rather than reset (the pool's reset would log the open
-        # transaction as an ERROR); the pool opens a fresh one.
-        raw.terminate()
+        # transaction as an ERROR); the pool opens a fresh one. (A pool closed meanwhile,
+        # at shutdown, has taken the connection back already.)
+        with contextlib.suppress(asyncpg.InterfaceError):
+            raw.terminate()
     try:
         await pool.release(raw)
     except Exception as error:
