@@ -224,6 +224,10 @@ async def request_season(
         plan.append((season, await season_players(db, season)))
     numbers = {season.game: season.number for season, _ in plan}
     async with db.transaction() as conn:
+        # Confirmations nobody answered before they expired are of no use any more.
+        await conn.execute(
+            "DELETE FROM season_requests WHERE issued_at < ?", (now - CONFIRM_SECONDS,)
+        )
         request_id = await conn.fetch_value(
             "INSERT INTO season_requests (guild_id, game, name, admin_id, issued_at, numbers)"
             " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",

@@ -166,6 +166,7 @@ async def test_a_game_in_progress_counts_where_it_ends_and_the_ai_is_never_ranke
 
 async def test_closing_every_game_at_once_leaves_other_servers_alone(
     running_bot: DiceBot,
+    bot_factory,
     fake_discord: FakeDiscord,
     guild: FakeGuild,
     admin: Player,
@@ -179,8 +180,11 @@ async def test_closing_every_game_at_once_leaves_other_servers_alone(
     assert asked.message is not None
     for game in ("Knucklebones", "Diceman", "Weighted Dice", "Dimension Duel"):
         assert f"**{game}**: Season 1" in asked.text()
+    # The confirmation outlives a restart.
+    bot = await bot_factory.restart()
     await admin.click(asked.message, CLOSE)
-    rows = await running_bot.db.fetch_all(
+    assert "🏁 **New season started.**" in asked.message.text()
+    rows = await bot.db.fetch_all(
         "SELECT guild_id, game, number, name FROM season_current ORDER BY guild_id, game"
     )
     assert [tuple(row) for row in rows] == [
@@ -253,6 +257,13 @@ async def test_refusals_change_nothing(
     blank = await admin.slash("dicebot season new", name="   ")
     assert blank.ephemeral and "at least one visible character" in blank.text()
     assert await ladder_snapshot(running_bot) == after_first
+
+    # A confirmation left unanswered is cleared once it has expired.
+    await admin.slash("dicebot season new", game=KB)
+    clock.advance(301)
+    await admin.slash("dicebot season new", game=KB)
+    pending = await running_bot.db.fetch_all("SELECT id FROM season_requests")
+    assert len(pending) == 1
 
 
 async def test_a_confirmation_after_losing_manage_server_is_refused(
