@@ -112,8 +112,8 @@ def simulate_length(players: int, target: int, *, games_per_mix: int, seed: int)
         players=players,
         target=target,
         mean=round(sum(rounds) / len(rounds), 2),
-        p10=percentile(rounds, 0.1),
-        p90=percentile(rounds, 0.9),
+        p10=round(percentile(rounds, 0.1), 2),
+        p90=round(percentile(rounds, 0.9), 2),
     )
 
 
