@@ -69,7 +69,7 @@ async def test_a_move_committed_before_a_crash_shows_when_the_bot_starts(
     await bot_factory.restart()
     # Repaired at start-up, before anyone presses anything.
     await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the board to show turn 2")
-    assert f"<@{bob.id}>, your turn" in board.content
+    assert f"🎲 <@{bob.id}> rolled" in board.content
 
 
 async def test_a_press_on_a_board_that_is_behind_brings_it_up_to_date(
@@ -105,7 +105,7 @@ async def test_a_move_waiting_on_a_locked_database_is_deferred_then_shown(
         assert outcome.type is CallbackType.DEFERRED_UPDATE
         assert outcome.latency < 3.0
     await fake_discord.wait_for(lambda: board_turn(board) == 2, timeout=5, what="the move")
-    assert f"<@{bob.id}>, your turn" in board.content
+    assert f"🎲 <@{bob.id}> rolled" in board.content
 
 
 async def test_a_lock_that_outlasts_the_busy_timeout_gets_try_again_and_changes_nothing(
