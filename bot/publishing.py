@@ -77,11 +77,13 @@ ShowInAnswer = Callable[[Answer, Session, list[Any]], Awaitable[None]]
 
 @dataclass
 class _Later(Exception):
-    """The show failed; try again later (``guild_id``: when permissions change)."""
+    """The show failed; try again later (``guild_id``: when permissions change;
+    ``first_message``: as soon as a post of the game's first message ends)."""
 
     reason: str
     delay: float | None = None
     guild_id: int | None = None
+    first_message: bool = False
 
 
 def signature(fields: dict[str, Any]) -> str:
@@ -132,6 +134,8 @@ class Publisher:
         # first message was lost and is the publisher's to post.
         self._posting: set[int] = set()
         self._orphans: set[int] = set()
+        # Workers waiting for a first message to be posted (ended by ``posting``).
+        self._posting_waits: dict[int, asyncio.Event] = {}
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
         self._permission_waits: dict[int, asyncio.Event] = {}
@@ -294,6 +298,9 @@ class Publisher:
             yield
         finally:
             self._posting.discard(session_id)
+            posted = self._posting_waits.pop(session_id, None)
+            if posted is not None:
+                posted.set()
             session = await self.bot.sessions.get(session_id)
             if session is not None and session.message_id is None:
                 self._orphans.add(session_id)
@@ -356,8 +363,14 @@ class Publisher:
             self._workers.pop(session_id, None)
 
     async def _wait(self, session_id: int, later: _Later, failures: int) -> None:
-        if later.guild_id is not None:
-            event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
+        if later.guild_id is not None or later.first_message:
+            # A command still drawing and posting the first message (a picture takes a
+            # moment) ends this wait as soon as it is done.
+            if later.first_message:
+                event = self._posting_waits.setdefault(session_id, asyncio.Event())
+            else:
+                assert later.guild_id is not None
+                event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
             sleeper = asyncio.ensure_future(
                 self.clock.sleep(later.delay or PERMISSION_RETRY_SECONDS)
             )
@@ -367,6 +380,8 @@ class Publisher:
             finally:
                 sleeper.cancel()
                 waiter.cancel()
+                if later.first_message:
+                    self._posting_waits.pop(session_id, None)
             return
         delay = later.delay
         if delay is None:
@@ -410,7 +425,11 @@ class Publisher:
             return False
         if session.message_id is None and not self._may_post(session):
             wait = session.created_at + ORPHAN_GRACE_SECONDS - self.clock.now()
-            raise _Later("the first message may still be on its way", delay=max(wait, 0.1))
+            raise _Later(
+                "the first message may still be on its way",
+                delay=max(wait, 0.1),
+                first_message=True,
+            )
         context = ShowContext(events=snapshot.events, dm_closed=closed)
         try:
             if session.message_id is None:

@@ -27,7 +27,9 @@ from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides
 from bot.leaderboard import GAME_TITLES, game_title, reset_leaderboard
+from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
+from bot.text import escape
 from cogs.leaderboard import GAME_CHOICES
 
 CANCEL_REASON = "stopped by an admin"
@@ -101,7 +103,7 @@ def settings_error_text(error: ValidationError, given: dict[str, Any]) -> str:
 
 
 def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -> discord.Embed:
-    embed = discord.Embed(title="⚙️ Dicebot settings for this server", colour=0x5865F2)
+    embed = discord.Embed(title="⚙️ Dicebot settings for this server", colour=palette.EMBED_INFO)
     lines = []
     for option, (field, label) in SETTING_OPTIONS.items():
         value = getattr(current, field)
@@ -332,7 +334,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             except GameOver:
                 continue  # it ended on its own meanwhile
             players = " and ".join(
-                "the AI" if seat.is_ai else f"<@{seat.user_id}>" for seat in outcome.session.seats
+                escape(seat.display_name) if seat.is_ai else f"<@{seat.user_id}>"
+                for seat in outcome.session.seats
             )
             stopped.append(f"{game_title(outcome.session.game)} ({players})")
         if not stopped:

@@ -77,6 +77,9 @@ async def diceman_window(
     await diceman_lock(alice, alice_dm, pick)
     again = await alice.click(ephemeral, confirm_id(ephemeral))
     assert "already locked in" in again.text()
+    # The public message shows her locked in before Bob looks (a picture is drawn off the
+    # event loop, so the edit's place among Bob's answers would otherwise vary).
+    await duel.wait_text("Waiting for Bob to lock in")
     # Bob looks around: his own controls, his DM, the public message.
     await duel.open_ephemeral(bob)
     await diceman_pick(bob, bob_dm, ["sword", "shield"])
@@ -111,6 +114,7 @@ async def duel_window(
     await duel_lock(alice, alice_dm, *choice)
     again = await alice.click(ephemeral, confirm_id(ephemeral))
     assert "already locked in" in again.text()
+    await duel.wait_text("Waiting for Bob to lock in")
     await duel.open_ephemeral(bob)
     await duel_draft(bob, bob_dm, "tau", "torso", "bluff")
     await duel.wait_text("Waiting for Bob to lock in")
