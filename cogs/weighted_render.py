@@ -319,8 +319,7 @@ def status_line(
     first, second = state.rollers
     return (
         f"🎲 **Weighted Dice**, round {state.round}: **{names[first]}** ({die(state.dice[0])}) "
-        f"against **{names[second]}** ({die(state.dice[1])}). Bets close "
-        f"{_timestamp(table.deadline_at)}."
+        f"against **{names[second]}** ({die(state.dice[1])}): place your bets."
     )
 
 
