@@ -49,7 +49,7 @@ _ORDER_BY: dict[str, str] = {
 _GAME_LIST = ", ".join(f"'{game}'" for game in GAMES)
 _STANDING_COLUMNS = (
     "user_id, mu, sigma, ordinal, wins, losses, draws, games, streak, best_streak,"
-    " ai_wins, ai_losses, ai_draws, score_total, scored_games"
+    " ai_wins, ai_losses, ai_draws, score_total, scored_games, display_name"
 )
 
 
@@ -87,6 +87,8 @@ class Standing:
     ai_draws: int
     score_total: int
     scored_games: int
+    # The name they last played under on this server ('' if unknown: shown as a mention).
+    display_name: str = ""
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> Standing:
@@ -206,6 +208,8 @@ class HistoryPlayer:
     place: int
     score: int | None
     is_ai: bool
+    # The name they played that game under ('' if unknown: shown as a mention).
+    display_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -359,9 +363,14 @@ async def history(
 
 async def _players_of(db: Database, result_ids: Sequence[int]) -> dict[int, list[HistoryPlayer]]:
     marks = ", ".join("?" for _ in result_ids)
+    # The names come from the game's own seats (kept with the session the result belongs
+    # to): what the players were called when they played.
     rows = await db.fetch_all(
-        "SELECT result_id, seat, user_id, outcome, place, score, is_ai FROM result_players"
-        f" WHERE result_id IN ({marks}) ORDER BY result_id, seat",
+        "SELECT p.result_id, p.seat, p.user_id, p.outcome, p.place, p.score, p.is_ai,"
+        " COALESCE(sp.display_name, '') AS display_name"
+        " FROM result_players p JOIN results r ON r.id = p.result_id"
+        " LEFT JOIN session_players sp ON sp.session_id = r.session_id AND sp.seat = p.seat"
+        f" WHERE p.result_id IN ({marks}) ORDER BY p.result_id, p.seat",
         tuple(result_ids),
     )
     found: dict[int, list[HistoryPlayer]] = {}
@@ -374,6 +383,7 @@ async def _players_of(db: Database, result_ids: Sequence[int]) -> dict[int, list
                 place=row["place"],
                 score=row["score"],
                 is_ai=bool(row["is_ai"]),
+                display_name=row["display_name"],
             )
         )
     return found

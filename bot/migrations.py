@@ -192,4 +192,23 @@ MIGRATIONS: list[tuple[int, str]] = [
             GROUP BY s.channel_id, p.user_id;
         """,
     ),
+    (
+        5,
+        # Leaderboards name players by the display name they last played under here, not
+        # by a mention (which shows as an unknown user once they left the server or are
+        # not loaded in the reader's client). Filled from each player's latest game.
+        """
+        ALTER TABLE ratings ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+        UPDATE ratings SET display_name = COALESCE((
+            SELECT sp.display_name
+            FROM result_players p
+            JOIN results r ON r.id = p.result_id
+            JOIN session_players sp ON sp.session_id = r.session_id AND sp.seat = p.seat
+            WHERE p.user_id = ratings.user_id AND r.guild_id = ratings.guild_id
+                AND r.game = ratings.game
+            ORDER BY p.result_id DESC
+            LIMIT 1
+        ), '');
+        """,
+    ),
 ]

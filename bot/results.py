@@ -130,9 +130,11 @@ async def _update_ratings(
         # UPDATE adds this game to an existing row (SET expressions see the old values).
         await conn.execute(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, wins, losses,"
-            " draws, games, streak, best_streak, score_total, scored_games, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
+            " draws, games, streak, best_streak, score_total, scored_games, updated_at,"
+            " display_name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+            " display_name = excluded.display_name,"
             " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
             " wins = wins + excluded.wins, losses = losses + excluded.losses,"
             " draws = draws + excluded.draws, games = games + 1,"
@@ -155,6 +157,7 @@ async def _update_ratings(
                 score or 0,
                 int(score is not None),
                 now,
+                seat.display_name,
             ),
         )
 
@@ -169,9 +172,10 @@ async def _record_ai_game(
     mu, sigma = RATING_MODEL.mu, RATING_MODEL.sigma
     await conn.execute(
         "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, ai_wins, ai_losses,"
-        " ai_draws, score_total, scored_games, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ai_draws, score_total, scored_games, updated_at, display_name)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+        " display_name = excluded.display_name,"
         " ai_wins = ai_wins + excluded.ai_wins, ai_losses = ai_losses + excluded.ai_losses,"
         " ai_draws = ai_draws + excluded.ai_draws,"
         " score_total = score_total + excluded.score_total,"
@@ -190,6 +194,7 @@ async def _record_ai_game(
             score or 0,
             int(score is not None),
             now,
+            seat.display_name,
         ),
     )
 
