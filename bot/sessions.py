@@ -42,6 +42,7 @@ from bot.games import (
 from bot.guild_settings import GuildSettings, load_guild_settings
 from bot.results import record_result
 from bot.storage import Database
+from bot.text import escape
 
 log = logging.getLogger(__name__)
 
@@ -466,7 +467,11 @@ async def _claim_channel(
             )
         )
         game = rows[0][0] if rows else "another game"
-        who = "You already have" if user_id == actor_id else f"{seat.display_name} already has"
+        who = (
+            "You already have"
+            if user_id == actor_id
+            else f"{escape(seat.display_name)} already has"
+        )
         raise AlreadyPlaying(
             f"{who} a game open in this channel ({game}). Finish or forfeit it first, or play "
             "in another channel."
