@@ -523,7 +523,12 @@ class SecretDuelHandler(Generic[StateT]):
         the round goes on, the round's reveal once it is over, the result at the end."""
         parsed = self.parse(session)
         if parsed is None:
-            return {"embed": discord.Embed(title=f"{self.rules.title} — game over"), "view": None}
+            return {
+                "embed": discord.Embed(
+                    title=f"{self.rules.title} — game over", colour=COLOUR_FINISHED
+                ),
+                "view": None,
+            }
         state, ui = parsed
         round_no = round_of_key(key)
         if session.is_open and round_no == self.rules.round_of(state):

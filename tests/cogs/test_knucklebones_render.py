@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from PIL import Image
@@ -254,3 +255,38 @@ def test_the_ai_to_move_is_shown_thinking_under_the_bots_own_name() -> None:
 def test_warning_mentions_the_player_and_the_deadline() -> None:
     text = render.warning_text(PLAYERS[0], 1_800_000_300.4)
     assert text.startswith("⏰ <@11>, your Knucklebones turn runs out <t:1800000300:R>")
+
+
+def visible(line: str, names: dict[int, str]) -> str:
+    """The status line as Discord shows it: mentions as @name, timestamps in words, no
+    markdown marks."""
+    line = re.sub(r"<@([0-9]+)>", lambda m: "@" + names[int(m[1])], line)
+    line = re.sub(r"<t:[0-9]+:R>", "in 4 minutes", line)
+    return line.replace("\\", "").replace("**", "")
+
+
+def test_the_longest_status_line_fits_a_few_phone_lines() -> None:
+    """The message is one line, the picture (210 px tall on a phone) and one row of
+    buttons: under one phone screen. The line itself, at its longest (32-character names,
+    a knock-out of three, the warning), stays within five lines of a 280 px phone."""
+    longest = "W" * 32
+    players = [render.Player(0, 11, longest), render.Player(1, 22, "M" * 32)]
+    view = position(
+        [[[], [4, 4, 4], []], [[], [], []]],
+        current=1,
+        die=4,
+        last_move={"player": 0, "column": 1, "face": 4, "removed": [4, 4, 4]},
+    )
+    line = render.status_line(view, players, render.Clock(1_800_000_300.0, warned=True))
+    shown = visible(line, {11: longest, 22: "M" * 32})
+    assert "\n" not in line
+    assert len(shown) <= 5 * 40, shown
+    finished = position(
+        [[[6, 6, 6], [6, 6, 6], [6, 6, 6]], [[1], [], []]],
+        finished=True,
+        winners=[0],
+        reason="normal",
+        last_move={"player": 0, "column": 2, "face": 6, "removed": [6, 6, 6]},
+    )
+    end = visible(render.status_line(finished, players, render.Clock()), {})
+    assert end.startswith(f"🏆 {longest} wins, 162–1.") and len(end) <= 5 * 40

@@ -279,7 +279,7 @@ async def test_a_confirmed_reset_clears_that_game_only(
     assert (await rating_row(running_bot, guild.id, "diceman", bob.id))["wins"] == 1
     assert (await rating_row(running_bot, other.id, "knucklebones", alice.id))["wins"] == 1
     history = await alice.slash("history", game="knucklebones")
-    assert f"<@{alice.id}> beat <@{bob.id}>" in history.text()
+    assert f"player{alice.id} beat player{bob.id}" in history.text()
 
 
 async def test_an_old_confirmation_expires(
