@@ -1,106 +1,90 @@
-"""``python -m bot``: load settings, run the bot, shut down cleanly on SIGTERM/SIGINT."""
+"""``python -m bot``: run the bot; ``python -m bot backup``; ``python -m bot healthcheck``.
+
+Exit codes: 0 a clean stop (SIGTERM/SIGINT) or a done command; 1 an unexpected error (or
+a stop that had to be forced); 2 something only the host can fix (a setting, the token, the
+database path), said in one line.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import signal
-
-import discord
-
-from bot.app import create_bot
-from bot.config import Settings, load_settings
-from bot.storage import StorageUnavailable
-
-log = logging.getLogger("bot")
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 
-class RedactToken(logging.Filter):
-    """Belt and braces: the token is never logged, even by a library's debug output."""
-
-    def __init__(self, token: str) -> None:
-        super().__init__()
-        self.token = token
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.token:
-            return True
-        try:
-            message = record.getMessage()
-        except Exception:
-            # A malformed call: the handler reports it itself; a filter must not raise
-            # into the code that logged.
-            return True
-        if self.token in message:
-            record.msg = message.replace(self.token, "[token]")
-            record.args = ()
-        # A traceback or stack is formatted from the live exception later: format it now,
-        # redacted, and the handler uses this text instead (an HTTP error's text may well
-        # hold the Authorization header).
-        if record.exc_info and not record.exc_text:
-            record.exc_text = _TRACEBACKS.formatException(record.exc_info)
-        if record.exc_text:
-            record.exc_text = record.exc_text.replace(self.token, "[token]")
-        if record.stack_info:
-            record.stack_info = record.stack_info.replace(self.token, "[token]")
-        return True
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Dicebot, a Discord bot for four dice games. Settings come from the "
+        "environment or .env (see .env.example).",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("run", help="run the bot (what `python -m bot` does by default)")
+    backup = commands.add_parser(
+        "backup",
+        help="copy the database consistently, even while the bot runs",
+        description="Copy the SQLite database with SQLite's online backup API: consistent "
+        "while the bot keeps running, checked, and written under its final name only when "
+        "complete. For PostgreSQL (DATABASE_URL) use pg_dump.",
+    )
+    backup.add_argument(
+        "destination",
+        nargs="?",
+        type=Path,
+        help="the file to write (default: backups/dicebot-<UTC date-time>.db beside the "
+        "database); never overwritten",
+    )
+    commands.add_parser(
+        "healthcheck",
+        help="exit 0 if the running bot is connected to Discord, else 1 (Docker HEALTHCHECK)",
+    )
+    return parser
 
 
-_TRACEBACKS = logging.Formatter()
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    if args.command == "backup":
+        return backup_command(args.destination)
+    if args.command == "healthcheck":
+        return healthcheck_command()
+    return run_command()
 
 
-def configure_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
-    handler.addFilter(RedactToken(settings.discord_token.get_secret_value()))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(settings.log_level)
-    # discord.py's gateway chatter is noise at INFO.
-    logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+def run_command() -> int:
+    import asyncio
 
+    from bot.config import load_settings
+    from bot.lifecycle import serve
+    from bot.logs import configure_logging
 
-async def run(settings: Settings) -> None:
-    # The bot never joins voice: without this, every start logs two warnings about voice
-    # libraries that are not installed, which reads like a fault.
-    discord.VoiceClient.warn_nacl = False
-    discord.VoiceClient.warn_dave = False
-    bot = create_bot(settings)
-    # Before reaching Discord: an unusable DATABASE_PATH is reported at once, as one line
-    # (see main), not as a traceback from inside the login. Nothing else is open yet, and
-    # setup_hook's own open() is then a no-op.
-    await bot.db.open()
-    loop = asyncio.get_running_loop()
-    stopping = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stopping.set)
-    runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
-    stopper = asyncio.create_task(stopping.wait())
-    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    log.info("shutting down")
-    await bot.close()
-    stopper.cancel()
-    if runner in done:
-        runner.result()
-    else:
-        await asyncio.gather(runner, return_exceptions=True)
-
-
-def main() -> int:
     settings = load_settings()
     configure_logging(settings)
+    return asyncio.run(serve(settings))
+
+
+def backup_command(destination: Path | None) -> int:
+    from bot.backup import BackupError, backup
+    from bot.config import load_storage_settings
+
+    settings = load_storage_settings()
     try:
-        asyncio.run(run(settings))
-    except discord.LoginFailure:
-        log.error("Discord refused the token: check DISCORD_TOKEN")
+        report = backup(settings, destination)
+    except BackupError as error:
+        print(f"dicebot: {error}", file=sys.stderr)
         return 2
-    except discord.PrivilegedIntentsRequired:
-        log.error("the bot asked for an intent that is not enabled in the developer portal")
-        return 2
-    except StorageUnavailable as error:
-        log.error("the database is unusable (check DATABASE_PATH): %s", error)
-        return 2
+    print(report.line())
     return 0
+
+
+def healthcheck_command() -> int:
+    # Imports kept light: Docker runs this every 30 seconds.
+    from bot.config import load_storage_settings
+    from bot.health import check
+
+    healthy, line = check(load_storage_settings().health_file)
+    print(line)
+    return 0 if healthy else 1
 
 
 if __name__ == "__main__":

@@ -13,9 +13,13 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LogFormat = Literal["text", "json"]
 
 
-class Settings(BaseSettings):
+class StorageSettings(BaseSettings):
+    """Where the data lives: all that ``python -m bot backup`` and ``healthcheck`` need, so
+    they run without the bot token."""
+
     model_config = SettingsConfigDict(
         env_file=".env",
         env_file_encoding="utf-8",
@@ -26,12 +30,32 @@ class Settings(BaseSettings):
         env_ignore_empty=True,
     )
 
+    database_path: Path = Path("data/dicebot.db")
+    # PostgreSQL is not supported yet: only `python -m bot backup` reads this, to point a
+    # host who set it to pg_dump. SecretStr: a URL carries the password.
+    database_url: SecretStr | None = None
+
+    def uses_postgresql(self) -> bool:
+        if self.database_url is None:
+            return False
+        scheme = self.database_url.get_secret_value().split(":", 1)[0].lower()
+        return scheme in ("postgres", "postgresql") or scheme.startswith("postgresql+")
+
+    @property
+    def health_file(self) -> Path:
+        """The heartbeat the running bot writes and ``python -m bot healthcheck`` reads:
+        beside the database, so one folder (the Docker volume) holds all the bot writes."""
+        return self.database_path.with_name(self.database_path.name + ".health")
+
+
+class Settings(StorageSettings):
     # The bot token: SecretStr so it never shows in a repr, a log line or an error.
     discord_token: SecretStr = Field(min_length=1)
-    database_path: Path = Path("data/dicebot.db")
     # When set, commands sync to this one guild at once (development); else globally.
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
+    # "json": one JSON object a line, for hosts who ship their logs somewhere.
+    log_format: LogFormat = "text"
 
     # Game defaults; each server can change them with /dicebot settings.
     turn_timeout_seconds: int = Field(default=300, ge=30, le=86_400)
@@ -48,6 +72,11 @@ class Settings(BaseSettings):
         # LOG_LEVEL=debug is what people type.
         return value.strip().upper() if isinstance(value, str) else value
 
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_log_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
 
 def _describe(error: ValidationError) -> str:
     first = error.errors()[0]
@@ -62,6 +91,14 @@ def load_settings(**overrides: object) -> Settings:
     """Load settings, or exit with code 2 and one clear line on stderr."""
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        _exit_with(_describe(error))
+
+
+def load_storage_settings() -> StorageSettings:
+    """The storage settings alone (no token needed), or exit 2 with one clear line."""
+    try:
+        return StorageSettings()
     except ValidationError as error:
         _exit_with(_describe(error))
 

@@ -36,6 +36,7 @@ import discord
 
 from bot.answers import NETWORK_ERRORS, Answer, answer_for
 from bot.clock import Clock
+from bot.errors import UserError
 from bot.games import GameHandler, Outcome, Session, ShowContext
 from bot.publication_store import PrivateMessage, PublicationStore, Snapshot
 from bot.storage import StorageUnavailable
@@ -75,15 +76,17 @@ FORCE_COOLDOWN_SECONDS = 5.0
 ShowInAnswer = Callable[[Answer, Session, list[Any]], Awaitable[None]]
 
 
+class _AnswerUnderWay(Exception):
+    """A press is showing the session in its own answer right now."""
+
+
 @dataclass
 class _Later(Exception):
-    """The show failed; try again later (``guild_id``: when permissions change;
-    ``first_message``: as soon as a post of the game's first message ends)."""
+    """The show failed; try again later (``guild_id``: when permissions change)."""
 
     reason: str
     delay: float | None = None
     guild_id: int | None = None
-    first_message: bool = False
 
 
 def signature(fields: dict[str, Any]) -> str:
@@ -134,8 +137,6 @@ class Publisher:
         # first message was lost and is the publisher's to post.
         self._posting: set[int] = set()
         self._orphans: set[int] = set()
-        # Workers waiting for a first message to be posted (ended by ``posting``).
-        self._posting_waits: dict[int, asyncio.Event] = {}
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
         self._permission_waits: dict[int, asyncio.Event] = {}
@@ -285,9 +286,15 @@ class Publisher:
         answer.public = True
         async with self.posting(session.id):
             message_id = await answer.send(ephemeral=False, **as_new_message(fields))
-            if message_id is not None:
+            if message_id is None:
+                return
+            self._mark_shown(session.id, session.version)
+            try:
                 await self.bot.sessions.set_message(session.id, message_id, session.version)
-                self._mark_shown(session.id, session.version)
+            except StorageUnavailable:
+                # The message is up; only its id is not stored yet. Keep trying in the
+                # background rather than tell the player their game failed.
+                self._spawn(self._store_message_later(session, message_id), "store-message")
 
     @contextlib.asynccontextmanager
     async def posting(self, session_id: int) -> AsyncIterator[None]:
@@ -298,10 +305,10 @@ class Publisher:
             yield
         finally:
             self._posting.discard(session_id)
-            posted = self._posting_waits.pop(session_id, None)
-            if posted is not None:
-                posted.set()
-            session = await self.bot.sessions.get(session_id)
+            try:
+                session = await self.bot.sessions.get(session_id)
+            except StorageUnavailable:
+                session = None  # the sweep looks again later
             if session is not None and session.message_id is None:
                 self._orphans.add(session_id)
             self.request(session_id)
@@ -344,7 +351,12 @@ class Publisher:
                 try:
                     async with self._lock(session_id):
                         changed = await self._publish_once(session_id, force)
-                except _Later as later:
+                except _AnswerUnderWay:
+                    if force:
+                        self._forced.add(session_id)
+                    continue  # the loop waits for the answer, then looks again
+                except Exception as error:
+                    later = error if isinstance(error, _Later) else self._unexpected(session_id)
                     failures += 1
                     self.failures += 1
                     if force:
@@ -362,15 +374,14 @@ class Publisher:
         finally:
             self._workers.pop(session_id, None)
 
+    def _unexpected(self, session_id: int) -> _Later:
+        # A bug (or a Discord answer we did not plan for): say so once, try again much later.
+        log.exception("session %s: showing it failed unexpectedly", session_id)
+        return _Later("unexpected error", delay=BUG_RETRY_SECONDS)
+
     async def _wait(self, session_id: int, later: _Later, failures: int) -> None:
-        if later.guild_id is not None or later.first_message:
-            # A command still drawing and posting the first message (a picture takes a
-            # moment) ends this wait as soon as it is done.
-            if later.first_message:
-                event = self._posting_waits.setdefault(session_id, asyncio.Event())
-            else:
-                assert later.guild_id is not None
-                event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
+        if later.guild_id is not None:
+            event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
             sleeper = asyncio.ensure_future(
                 self.clock.sleep(later.delay or PERMISSION_RETRY_SECONDS)
             )
@@ -380,8 +391,6 @@ class Publisher:
             finally:
                 sleeper.cancel()
                 waiter.cancel()
-                if later.first_message:
-                    self._posting_waits.pop(session_id, None)
             return
         delay = later.delay
         if delay is None:
@@ -423,13 +432,15 @@ class Publisher:
         self._closed_dms[session.id] = closed
         if self._known_shown(session) >= session.version and not force:
             return False
+        if self._answering.get(session_id):
+            # A press is about to show this version in its own answer (it committed after
+            # registering): let it, rather than edit the same message twice.
+            raise _AnswerUnderWay()
         if session.message_id is None and not self._may_post(session):
-            wait = session.created_at + ORPHAN_GRACE_SECONDS - self.clock.now()
-            raise _Later(
-                "the first message may still be on its way",
-                delay=max(wait, 0.1),
-                first_message=True,
-            )
+            # The command that created the game is still posting its message (here or in
+            # another process): it asks for a publish when done; the sweep catches a
+            # message that never came.
+            return False
         context = ShowContext(events=snapshot.events, dm_closed=closed)
         try:
             if session.message_id is None:
@@ -496,6 +507,17 @@ class Publisher:
         await self.bot.sessions.set_message(session.id, message.id, session.version)
         log.info("session %s: posted its game message again (message %s)", session.id, message.id)
 
+    async def _store_message_later(self, session: Session, message_id: int) -> None:
+        for attempt in range(1, 8):
+            await self.clock.sleep(FIRST_RETRY_SECONDS * 2**attempt)
+            try:
+                await self.bot.sessions.set_message(session.id, message_id, session.version)
+            except StorageUnavailable:
+                continue
+            self.request(session.id)
+            return
+        log.warning("session %s: could not store its message id %s", session.id, message_id)
+
     async def _channel_gone(self, session: Session) -> None:
         """The channel was deleted: nobody can play there; the game ends without a result."""
         self._gone_channels.add(session.channel_id)
@@ -515,7 +537,7 @@ class Publisher:
             session.channel_id,
         )
         if session.is_open:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(UserError, StorageUnavailable):
                 await self.bot.sessions.cancel(
                     session.id, None, "ended because its message could not be posted here"
                 )
@@ -603,8 +625,8 @@ class Publisher:
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 raise _Later(f"HTTP {error.status} on a DM") from error
-            if isinstance(error, discord.Forbidden):
-                return None
+            if isinstance(error, discord.Forbidden | discord.NotFound):
+                return None  # DMs closed, or the user is gone: play goes on in public
             raise
         except NETWORK_ERRORS as error:
             raise _Later(type(error).__name__) from error
@@ -668,6 +690,7 @@ class Publisher:
             for session_id in [s for s in self._shown if s not in self._workers]:
                 if session_id not in self._unsaved:
                     del self._shown[session_id]
+                    self._closed_dms.pop(session_id, None)
 
     async def _notify(self, handler: GameHandler, outcome: Outcome) -> None:
         try:

@@ -22,9 +22,10 @@ MISSING_PERMISSIONS = 50013
 MISSING_ACCESS = 50001
 
 PERMISSION_HELP = (
-    "I'm missing a permission in this channel. I need **View Channel**, **Send Messages**, "
-    "**Embed Links**, **Attach Files** and **Read Message History** here: ask a server "
-    "admin to grant them, or play in another channel."
+    "I'm missing a permission in this channel. I need **View Channel**, **Send Messages** "
+    "(**Send Messages in Threads** in a thread), **Embed Links**, **Attach Files** and "
+    "**Read Message History** here: ask a server admin to grant them, or play in another "
+    "channel. `/dicebot check` tells which one is missing."
 )
 DMS_CLOSED_HELP = (
     "I couldn't send you a direct message: your DMs are closed for this server. Use the "
@@ -84,11 +85,14 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if message is None:
         reference = secrets.token_hex(3)
         original = getattr(error, "original", None) or error.__cause__ or error
+        # The reference goes in the text and, for LOG_FORMAT=json, in its own field, so a
+        # host finds the line a player quotes either way.
         log.error(
             "unexpected error (ref %s) handling interaction %s",
             reference,
             interaction.id,
             exc_info=(type(original), original, original.__traceback__),
+            extra={"reference": reference, "interaction_id": interaction.id},
         )
         message = f"Something went wrong on my side (ref `{reference}`). Nothing was changed."
     else:

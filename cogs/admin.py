@@ -27,6 +27,7 @@ from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides
 from bot.leaderboard import GAME_TITLES, game_title, reset_leaderboard
+from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
 from bot.text import escape
@@ -47,18 +48,31 @@ SETTING_OPTIONS: dict[str, tuple[str, str]] = {
 }
 FIELD_LABELS = {field: label for field, label in SETTING_OPTIONS.values()}
 
-# What the games need in a channel, with the names server admins see in Discord.
-REQUIRED_CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
-    ("read_message_history", "Read Message History"),
+THREAD_TYPES = frozenset(
+    {
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    }
 )
 
 
-def missing_channel_permissions(permissions: discord.Permissions) -> list[str]:
-    return [label for name, label in REQUIRED_CHANNEL_PERMISSIONS if not getattr(permissions, name)]
+def permission_check_line(
+    permissions: discord.Permissions, *, in_thread: bool, application_id: int | None
+) -> str:
+    """The first line of ``/dicebot check``: what the bot lacks here and how to fix it."""
+    missing = missing_permissions(permissions, in_thread=in_thread)
+    where = "this thread" if in_thread else "this channel"
+    if not missing:
+        return f"✅ I have every permission I need in {where}."
+    line = (
+        f"❌ In {where} I'm missing: **" + "**, **".join(missing) + "**. A server admin can "
+        "grant them to my role (Server Settings → Roles) or in the channel's permissions"
+    )
+    if application_id is not None:
+        link = invite_url(application_id)
+        line += f", or invite me again with this link, which asks for exactly what I need: <{link}>"
+    return line + ". Until then, play in another channel."
 
 
 def require_manage_guild(interaction: discord.Interaction, what: str) -> None:
@@ -223,15 +237,14 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
     async def check(self, interaction: discord.Interaction) -> None:
         # Answer first (inside Discord's 3 seconds), then try the DM.
         await answer_for(interaction).defer()
-        lines = []
-        missing = missing_channel_permissions(interaction.app_permissions)
-        if missing:
-            lines.append(
-                "❌ In this channel I'm missing: **" + "**, **".join(missing) + "**. "
-                "Ask a server admin to grant them, or play in another channel."
+        in_thread = getattr(interaction.channel, "type", None) in THREAD_TYPES
+        lines = [
+            permission_check_line(
+                interaction.app_permissions,
+                in_thread=in_thread,
+                application_id=self.bot.application_id,
             )
-        else:
-            lines.append("✅ I have every permission I need in this channel.")
+        ]
         sent = await self.bot.send_dm(
             interaction.user.id,
             content="👋 DMs work: your secret moves (Diceman, Dimension Duel) will arrive here.",

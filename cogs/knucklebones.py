@@ -249,14 +249,12 @@ def _ai_move(ctx: StepContext, table: Table) -> Step:
     seat = engine.current_player
     if seat != table.ai_seat or table.ai_level is None or engine.die is None:
         raise IllegalMove("It is not the AI's turn.")
-    column = kb_ai.choose_column(
-        engine.boards[seat], engine.boards[1 - seat], engine.die, table.ai_level, ctx.rng
-    )
+    column = kb_ai.choose_for_state(engine, seat, table.ai_level, ctx.rng)
     return _apply_place(ctx, table, seat, column)
 
 
 def _apply_place(ctx: StepContext, table: Table, seat: int, column: int) -> Step:
-    engine, events = kb.apply(table.engine, kb.Place(player=seat, column=column), ctx.rng)
+    engine, events = kb.apply(table.engine, kb.place_action(seat, column), ctx.rng)
     table.column_picks[seat][column] += 1
     for event in events:
         if event.get("type") == "placed":

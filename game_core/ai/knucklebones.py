@@ -498,11 +498,12 @@ def choose_for_state(
         raise IllegalMove("This game is already over.")
     if player != state.current_player:
         raise IllegalMove("It is not that player's turn.")
-    return choose_column(state.boards[player], state.boards[1 - player], state.die, level, rng)
+    boards = state.boards  # a fresh copy on every read: read it once
+    return choose_column(boards[player], boards[1 - player], state.die, level, rng)
 
 
 def choose_action(
     state: kb.KnucklebonesState, player: int, level: str, rng: random.Random
 ) -> kb.Place:
     """``choose_for_state`` wrapped as the action the bot applies."""
-    return kb.Place(player=player, column=choose_for_state(state, player, level, rng))
+    return kb.place_action(player, choose_for_state(state, player, level, rng))

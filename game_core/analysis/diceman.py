@@ -22,6 +22,7 @@ from game_core.ai.diceman import (
     round_strategy,
 )
 from game_core.ai.zero_sum import sample
+from game_core.analysis.cli import Column, non_negative_int, table
 from game_core.analysis.progress import Progress
 from game_core.diceman import (
     COMBOS,
@@ -201,12 +202,32 @@ def _record_seats(
     }
 
 
+HELP = """Diceman, exactly and by simulation.
+
+Exact: every pair of two-die combinations (M = Magic d4, P = Priority d6, S = Sword d8,
+H = Shield d10; "M+H" = Magic and Shield) with every roll enumerated: the chance the row's
+combo deals more damage than the column's in one round, the expected damage balance, and
+the mix that no combination can beat on that balance (what /odds diceman shows).
+
+Simulated (--games per matchup, 20 life each, 30-round cap): the bot's AI against itself,
+and each fixed combination played every round against the AI, seats alternating."""
+EXAMPLES = [
+    ("", "the exact tables and 5,000 games per matchup (a few seconds)"),
+    ("--games 0", "the exact tables alone, in well under a second"),
+    ("--games 20000 --seed 7", "tighter confidence intervals, repeatable"),
+]
+COMBO_LEGEND = (
+    "M+P, M+S, M+H, P+S, P+H, S+H",
+    "the two dice picked: M Magic d4, P Priority d6, S Sword d8, H Shield d10",
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
-        type=int,
+        type=non_negative_int,
         default=DEFAULT_GAMES,
-        help=f"games per matchup in the simulations (default {DEFAULT_GAMES}; 0 skips them)",
+        help=f"games per matchup in the simulations (default {DEFAULT_GAMES:,}; 0 skips them)",
     )
 
 
@@ -224,48 +245,103 @@ def render(report: dict[str, Any]) -> str:
     exact = report["exact"]
     labels = exact["labels"]
     lines = [
-        "Diceman - exact one-round table (row against column, every roll enumerated: "
-        f"{exact['outcomes_enumerated']:,} outcomes)",
-        "",
-        "P(row deals more damage) / expected damage balance",
-        "        " + "".join(f"{name:>14}" for name in labels),
+        f"Diceman, one round: row combination against column combination (every roll "
+        f"enumerated: {exact['outcomes_enumerated']:,} outcomes)",
+        *table(
+            [Column("row", "<"), *(Column(name) for name in labels)],
+            [
+                [name, *(f"{cell['p_more']:.1%} {cell['balance']:+.2f}" for cell in line)]
+                for name, line in zip(labels, exact["table"], strict=True)
+            ],
+            [
+                ("row", "the combination whose chances are given"),
+                COMBO_LEGEND,
+                (
+                    "each cell",
+                    "the chance the row deals more damage than the column in a round, then "
+                    "the expected damage balance (damage dealt minus damage taken)",
+                ),
+            ],
+        ),
     ]
-    for name, line in zip(labels, exact["table"], strict=True):
-        cells = "".join(f"{cell['p_more']:>7.3f} {cell['balance']:+6.2f}" for cell in line)
-        lines.append(f"{name:>6}  {cells}")
     eq = exact["equilibrium"]
     lines += [
         "",
-        "Equilibrium of the damage-balance game (value "
-        f"{eq['value']:+.4f}, exploitability {eq['exploitability']:.1e}):",
+        "The mix no combination beats on damage balance (value "
+        f"{eq['value']:+.4f}, exploitability {eq['exploitability']:.4f})",
+        *table(
+            [Column("combo", "<"), Column("share"), Column("exact"), Column("opening")],
+            [
+                [
+                    name,
+                    f"{eq['mix'][name]:.1%}",
+                    eq["mix_exact"][name],
+                    f"{exact['opening_mix_kill_aware'][name]:.1%}",
+                ]
+                for name in labels
+            ],
+            [
+                ("combo", "the combination picked"),
+                COMBO_LEGEND,
+                ("share, exact", "how often the mix picks it, rounded and as a fraction"),
+                (
+                    "opening",
+                    "how often the bot's AI opens with it at 20 life each: it plays the "
+                    "whole game to win, so its mix differs a little",
+                ),
+                ("value", "the mix's expected damage balance against any reply (0: fair)"),
+                ("exploitability", "what the best reply would gain over the value (0: exact)"),
+            ],
+        ),
     ]
-    for name in labels:
-        lines.append(f"  {name:>4}  {eq['mix'][name]:6.1%}  ({eq['mix_exact'][name]})")
-    lines += ["", "Kill-aware AI's opening mix at 20/20 (solved whole game, no cap):"]
-    for name in labels:
-        lines.append(f"  {name:>4}  {exact['opening_mix_kill_aware'][name]:6.1%}")
     simulation = report.get("simulation")
     if simulation:
         mirror = simulation["ai_vs_ai"]
         low, high = mirror["seat0_win_ci95"]
         lines += [
             "",
-            f"Full 20-life games, {simulation['games_per_matchup']:,} per matchup (30-round cap), "
-            f"seed {report['seed']}:",
-            f"  AI vs AI: first seat wins {mirror['seat0_win_rate']:.1%} "
-            f"[{low:.1%}, {high:.1%}], draws {mirror['draws']}, "
-            f"mean {mirror['mean_rounds']:.1f} rounds (median {mirror['median_rounds']}), "
-            f"cap reached {mirror['round_cap_rate']:.1%}",
+            f"Whole games: 20 life each, 30-round cap, {simulation['games_per_matchup']:,} "
+            f"games per matchup, seed {report['seed']}",
+            f"  AI vs AI: the first seat wins {mirror['seat0_win_rate']:.1%} (95% CI "
+            f"{low:.1%} to {high:.1%}), draws {mirror['draws']};",
+            f"  {mirror['mean_rounds']:.1f} rounds on average (median "
+            f"{mirror['median_rounds']}), {mirror['round_cap_rate']:.1%} reach the cap",
             "",
-            "  Pure combination against the AI (seats alternating):",
-            f"  {'combo':>6} {'wins':>6} {'losses':>7} {'draws':>6} {'score':>7}"
-            f"   {'95% CI':>15} {'rounds':>7}",
+            "One fixed combination every round against the AI (seats alternating)",
         ]
+        rows = []
         for name in labels:
             row = simulation["pure_vs_ai"][name]
             low, high = row["score_ci95"]
-            lines.append(
-                f"  {name:>6} {row['wins']:>6} {row['losses']:>7} {row['draws']:>6} "
-                f"{row['score']:>7.1%}   [{low:5.1%}, {high:5.1%}] {row['mean_rounds']:>7.1f}"
+            rows.append(
+                [
+                    name,
+                    f"{row['wins']:,}",
+                    f"{row['losses']:,}",
+                    f"{row['draws']:,}",
+                    f"{row['score']:.1%}",
+                    f"{low:.1%} to {high:.1%}",
+                    f"{row['mean_rounds']:.1f}",
+                ]
             )
+        lines += table(
+            [
+                Column("combo", "<"),
+                Column("wins"),
+                Column("losses"),
+                Column("draws"),
+                Column("score"),
+                Column("95% CI"),
+                Column("rounds"),
+            ],
+            rows,
+            [
+                ("combo", "the combination played every round"),
+                COMBO_LEGEND,
+                ("wins, losses, draws", "its games against the AI"),
+                ("score", "(wins + half the draws) / games: 50% would match the AI"),
+                ("95% CI", "the range the true score lies in, 19 times out of 20"),
+                ("rounds", "the mean length of those games"),
+            ],
+        )
     return "\n".join(lines)

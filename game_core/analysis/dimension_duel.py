@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from game_core.ai.dimension_duel import pick, random_pick
+from game_core.analysis.cli import Column, non_negative_int, positive_int, table
 from game_core.analysis.diceman import wilson
 from game_core.analysis.progress import Progress
 from game_core.dimension_duel import (
@@ -214,26 +215,39 @@ def head_to_head(
     }
 
 
+HELP = """Dimension Duel by simulation: how much does attacking first (Tau) win, and how
+long is a duel, at the bot's default 75 hit points each?
+
+Classic mode: the dice choose everything, as in the rule card. Tactical mode: the bot's AI
+plays itself, then a player who picks uniformly among the legal choices (seats
+alternating). Tau attacks on turn 1 and Kaon defends; they swap every turn."""
+EXAMPLES = [
+    ("", "10,000 classic and 1,000 tactical duels per pairing (a few seconds)"),
+    ("--tactical-games 0", "classic mode alone"),
+    ("--games 100000 --tactical-games 5000 --seed 3", "tighter intervals, repeatable"),
+]
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
-        type=int,
+        type=positive_int,
         default=DEFAULT_CLASSIC_GAMES,
-        help=f"classic-mode duels (default {DEFAULT_CLASSIC_GAMES})",
+        help=f"classic-mode duels (default {DEFAULT_CLASSIC_GAMES:,})",
     )
     parser.add_argument(
         "--tactical-games",
-        type=int,
+        type=non_negative_int,
         default=DEFAULT_TACTICAL_GAMES,
-        help=f"tactical duels per pairing (default {DEFAULT_TACTICAL_GAMES}; 0 skips them)",
+        help=f"tactical duels per pairing (default {DEFAULT_TACTICAL_GAMES:,}; 0 skips them)",
     )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     seed: int = args.seed  # main() draws one when --seed is not given
     rng = random.Random(seed)
-    classic_games = max(1, args.games)
-    tactical_games = max(0, getattr(args, "tactical_games", DEFAULT_TACTICAL_GAMES))
+    classic_games = args.games
+    tactical_games = getattr(args, "tactical_games", DEFAULT_TACTICAL_GAMES)
     total = classic_games + 2 * tactical_games
     report: dict[str, Any] = {"seed": seed, "start_hp": DEFAULT_HP}
     # The bar counts duels, but a tactical duel (the AI searching every turn) costs about
@@ -257,19 +271,28 @@ def _advantage_lines(title: str, block: dict[str, Any]) -> list[str]:
     length = block["length"]
     return [
         f"{title} ({block['games']:,} duels):",
-        f"  Tau (attacks first) wins {block['tau_win_rate']:.1%} [95% CI {low:.1%}-{high:.1%}], "
-        f"Kaon {block['kaon_wins'] / block['games']:.1%}, draws {block['draws']}; "
-        f"Tau takes {block['tau_share_of_decided']:.1%} of decided duels",
-        f"  length in turns: mean {length['mean']:.1f}, median {length['median']}, "
-        f"10%-90% {length['p10']}-{length['p90']}, range {length['min']}-{length['max']}",
-        "  " + "  ".join(f"{name}: {share:.1%}" for name, share in length["buckets"].items()),
+        f"  Tau (attacks first) wins {block['tau_win_rate']:.1%} (95% CI {low:.1%} to "
+        f"{high:.1%}), Kaon {block['kaon_wins'] / block['games']:.1%}, draws {block['draws']};",
+        f"  Tau wins {block['tau_share_of_decided']:.1%} of the duels that have a winner",
+        f"  length in turns: mean {length['mean']:.1f}, median {length['median']}, 80% of "
+        f"duels last {length['p10']} to {length['p90']}, shortest {length['min']}, longest "
+        f"{length['max']}",
+        *table(
+            [Column("turns", "<"), *(Column(name) for name in length["buckets"])],
+            [["duels", *(f"{share:.1%}" for share in length["buckets"].values())]],
+            [
+                ("turns", "how long a duel lasted, in turns (each turn is one attack)"),
+                (", ".join(length["buckets"]), "the share of duels of that length"),
+            ],
+        ),
     ]
 
 
 def render(report: dict[str, Any]) -> str:
     lines = [
-        f"Dimension Duel - {report['start_hp']} hit points each, Tau attacks on turn 1, "
+        f"Dimension Duel: {report['start_hp']} hit points each, Tau attacks on turn 1, "
         f"seed {report['seed']}",
+        "(95% CI: the range the true rate lies in, 19 times out of 20)",
         "",
     ]
     lines += _advantage_lines("Classic mode (every choice by the dice)", report["classic"])
@@ -283,8 +306,10 @@ def render(report: dict[str, Any]) -> str:
             f"Tactical mode, AI vs uniformly random legal player ({versus['games']:,} duels, "
             "seats alternating):",
             f"  AI wins {versus['wins']}, loses {versus['losses']}, draws {versus['draws']}: "
-            f"score {versus['score']:.1%} [95% CI {low:.1%}-{high:.1%}]",
-            f"  as Tau {versus['win_rate_as_tau']:.1%}, as Kaon {versus['win_rate_as_kaon']:.1%}; "
-            f"mean length {versus['length']['mean']:.1f} turns",
+            f"score {versus['score']:.1%} (95% CI {low:.1%} to {high:.1%})",
+            "  (score: (wins + half the draws) / duels; 50% would mean no better than random)",
+            f"  wins as Tau {versus['win_rate_as_tau']:.1%}, as Kaon "
+            f"{versus['win_rate_as_kaon']:.1%}; mean length {versus['length']['mean']:.1f} "
+            "turns",
         ]
     return "\n".join(lines)

@@ -19,6 +19,7 @@ import functools
 import json
 import math
 import random
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -27,6 +28,7 @@ import numpy as np
 
 from game_core import knucklebones as kb
 from game_core.ai import knucklebones as ai
+from game_core.analysis.cli import Column, percent, positive_int, table
 from game_core.analysis.progress import Progress
 
 __all__ = [
@@ -58,10 +60,11 @@ SCENARIOS: dict[str, tuple[str, str]] = {
 _CHUNK = 1_000  # games per scalar work unit: one rng each, so results ignore --workers
 _VECTOR_BATCH = 1 << 17  # games per NumPy batch (keeps the arrays cache-sized)
 _PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
-# Rough seconds one seat's strategy costs per game on this 2-core kind of machine (measured
-# with play_game; a hard player searches every move), and per game of the NumPy path. They
-# only decide whether a run lasts over a second and so deserves a progress bar.
-_SEAT_SECONDS = {"random": 1.5e-5, "easy": 1.5e-5, "medium": 1e-4, "stall": 1.5e-4, "hard": 4e-2}
+# Rough seconds one seat's strategy costs per game: measured with simulate_games on this
+# project's 2-core machine (random 9 us, medium 52 us, stall 30 us, hard 22 ms), doubled for
+# a machine shared with other work. They only decide whether a run deserves a progress bar
+# and an up-front estimate.
+_SEAT_SECONDS = {"random": 2e-5, "easy": 2e-5, "medium": 1e-4, "stall": 6e-5, "hard": 4e-2}
 _VECTORISED_GAME_SECONDS = 1.2e-6
 
 # (position, player, die, rng) -> column; ``None`` in a seat means "random column".
@@ -549,55 +552,111 @@ def stall_scenarios(
 # Command line
 # ---------------------------------------------------------------------------------------
 
+STRATEGY_HELP = {
+    "random": "a uniformly random open column",
+    "easy": "the bot's easy AI, which is the same uniformly random open column",
+    "medium": "the bot's medium AI: the best immediate score swing",
+    "hard": "the bot's hard AI: a three-placement expectimax search (about 20 ms a game)",
+    "stall": "not trying to win: drags the game out, for the game-length question",
+}
+HELP = (
+    """Knucklebones by simulation: is moving first an advantage, how do the AI levels
+compare, how long is a game, and how long when a player drags it out?
+
+Two named players, P1 and P2, play --games games and take turns moving first (P1 moves
+first in games 1, 3, 5, ...), so a player's own record mixes both seats; the "by turn
+order" table counts the seats instead. Strategies for --players:
+"""
+    + "\n".join(f"  {name:<7} {what}" for name, what in STRATEGY_HELP.items())
+    + """
+
+Random and easy players use a NumPy simulation (a million games in about a second);
+any other strategy plays each game through the engine, one process per --workers."""
+)
+EXAMPLES = [
+    ("", "10,000 random games"),
+    ("--games 1000000 --seed 1", "a million random games, ~1.5 s"),
+    ("--players hard medium --games 2000 --workers 2", "hard vs medium, about a minute"),
+    ("--scenarios --games 5000", "how long games last when a player stalls"),
+]
+DEFAULT_GAMES = 10_000
+# Say how long a run will take when it is long enough to wonder whether it hangs.
+ESTIMATE_FROM_SECONDS = 5.0
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=10_000, help="games to simulate")
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=DEFAULT_GAMES,
+        help=f"games to simulate (default {DEFAULT_GAMES:,})",
+    )
     parser.add_argument(
         "--players",
         nargs=2,
         metavar=("P1", "P2"),
         default=["random", "random"],
         choices=PLAYER_CHOICES,
-        help="strategies of the two named players (P1 moves first in even games)",
+        help=f"the two players' strategies, from {', '.join(PLAYER_CHOICES)} (default "
+        "random random); they alternate who moves first",
     )
     parser.add_argument(
         "--scenarios",
         action="store_true",
-        help="also measure game length when the first, the second or both players stall",
+        help="also measure game length when the first, the second or both players stall "
+        "(the same number of games for each)",
     )
     parser.add_argument(
         "--scenario-opponent",
         default="random",
         choices=[c for c in PLAYER_CHOICES if c != "stall"],
-        help="strategy of the non-stalling player in --scenarios (default random)",
+        help="strategy of the player who is not stalling in --scenarios (default random)",
     )
     parser.add_argument(
         "--scalar",
         action="store_true",
-        help="play random vs random through the engine one game at a time (no NumPy)",
+        help="play random vs random through the engine one game at a time instead of NumPy "
+        "(a cross-check of the NumPy path; much slower)",
     )
     parser.add_argument(
-        "--workers", type=int, default=1, help="processes for the scalar path (default 1)"
+        "--workers",
+        type=positive_int,
+        default=1,
+        help="processes for the engine path (default 1; results do not depend on it)",
     )
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    if args.games < 1:
-        raise SystemExit("--games must be at least 1")
-    seed: int = args.seed  # main() draws one when --seed is not given
+def estimated_seconds(args: argparse.Namespace) -> float:
+    """Rough wall-clock seconds for a run: only to decide on a bar and an estimate line."""
     p1, p2 = args.players
-    vectorised = p1 in ("random", "easy") and p2 in ("random", "easy") and not args.scalar
-    scenario_games = args.games if args.scenarios else 0
-    total = args.games + 4 * scenario_games
-    seconds = args.games * (
-        _VECTORISED_GAME_SECONDS if vectorised else _SEAT_SECONDS[p1] + _SEAT_SECONDS[p2]
+    per_game = (
+        _VECTORISED_GAME_SECONDS
+        if _vectorised(p1, p2, args.scalar)
+        else _SEAT_SECONDS[p1] + _SEAT_SECONDS[p2]
     )
+    seconds = args.games * per_game
     if args.scenarios:
         for first, second in SCENARIOS.values():
             for strategy in (first, second):
                 name = args.scenario_opponent if strategy == "random" else strategy
                 seconds += args.games * _SEAT_SECONDS[name]
-    seconds /= max(1, args.workers)
+    return seconds / max(1, args.workers)
+
+
+def _vectorised(p1: str, p2: str, scalar: bool) -> bool:
+    return p1 in ("random", "easy") and p2 in ("random", "easy") and not scalar
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    seed: int = args.seed  # main() draws one when --seed is not given
+    p1, p2 = args.players
+    vectorised = _vectorised(p1, p2, args.scalar)
+    scenario_games = args.games if args.scenarios else 0
+    total = args.games + 4 * scenario_games
+    seconds = estimated_seconds(args)
+    if not args.no_progress and seconds >= ESTIMATE_FROM_SECONDS:
+        sys.stderr.write(f"knucklebones: this run takes about {_duration(seconds)}\n")
+        sys.stderr.flush()
     show = not args.no_progress and seconds >= 1.0
     with Progress(total, "knucklebones", enabled=show) as progress:
         if vectorised:
@@ -620,44 +679,101 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
-def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:5.1f}%"
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{5 * round(seconds / 5):.0f} s"
+    return f"{round(seconds / 60):.0f} min"
 
 
 def render(report: dict[str, Any]) -> str:
     advantage = report["first_player_advantage"]
-    turns = report["turns"]
     players = report["players"]
+    engine = "NumPy (vectorised)" if report["engine"] == "vectorised" else "engine, game by game"
+    games = report["games"]
     lines = [
-        f"Knucklebones: {report['games']:,} games, {players['p1']} (P1) vs "
-        f"{players['p2']} (P2), seed {report['seed']}, {report['engine']} engine",
+        f"Knucklebones: {games:,} games, {players['p1']} (P1) vs {players['p2']} (P2), "
+        f"seed {report['seed']}, {engine}",
+        "P1 and P2 take turns moving first (P1 in games 1, 3, 5, ...).",
         "",
-        "Who wins                      games     share",
-        f"  player moving first    {report['first_player_wins']:>10,}    "
-        f"{_percent(advantage['win_rate_all'])}",
-        f"  player moving second   {report['second_player_wins']:>10,}    "
-        f"{_percent(advantage['second_win_rate_all'])}",
-        f"  draws                  {report['draws']:>10,}    {_percent(advantage['draw_rate'])}",
+        "Who wins, by turn order",
+        *table(
+            [Column("result", "<"), Column("games"), Column("share")],
+            [
+                [
+                    "player moving first wins",
+                    f"{report['first_player_wins']:,}",
+                    percent(advantage["win_rate_all"]),
+                ],
+                [
+                    "player moving second wins",
+                    f"{report['second_player_wins']:,}",
+                    percent(advantage["second_win_rate_all"]),
+                ],
+                ["draw", f"{report['draws']:,}", percent(advantage["draw_rate"])],
+            ],
+            [
+                (
+                    "result",
+                    "counted by seat: the first player placed the first die, be it P1 or P2",
+                ),
+                ("games, share", f"how many of the {games:,} games, and their share"),
+            ],
+        ),
         "",
-        f"First-player win rate among decided games: {_percent(advantage['win_rate_decided'])}"
-        f"  (95% CI {_percent(advantage['ci95_decided'][0])} to "
-        f"{_percent(advantage['ci95_decided'][1])})"
-        + ("  -> a real advantage" if advantage["significant"] else "  -> no clear advantage"),
+        f"Moving first wins {percent(advantage['win_rate_decided'])} of decided games (95% CI "
+        f"{percent(advantage['ci95_decided'][0])} to {percent(advantage['ci95_decided'][1])}): "
+        + (
+            "a real advantage (the interval leaves out 50%)."
+            if advantage["significant"]
+            else "no clear advantage (the interval includes 50%)."
+        ),
         "",
-        "Named players           wins   losses    draws   win rate (decided)",
+        "Who wins, by named player (each moved first in half the games)",
     ]
+    rows = []
     for name in ("p1", "p2"):
         row = report["per_player"][name]
-        lines.append(
-            f"  {name.upper()} {row['strategy']:<8}  {row['wins']:>9,} {row['losses']:>8,} "
-            f"{row['draws']:>8,}   {_percent(row['win_rate_decided'])}"
+        rows.append(
+            [
+                f"{name.upper()} {row['strategy']}",
+                f"{row['wins']:,}",
+                f"{row['losses']:,}",
+                f"{row['draws']:,}",
+                percent(row["win_rate_decided"]),
+            ]
         )
-    lines += ["", "First move's column     games   win rate of the first player"]
-    for column, row in report["first_move_column"].items():
-        lines.append(
-            f"  column {int(column) + 1}          {row['games']:>9,}   {_percent(row['win_rate'])}"
-        )
-    lines += ["", _render_lengths("Game length in turns (placements)", turns)]
+    lines += table(
+        [
+            Column("player", "<"),
+            Column("wins"),
+            Column("losses"),
+            Column("draws"),
+            Column("win rate"),
+        ],
+        rows,
+        [
+            ("player", "P1 or P2 and its strategy (--players)"),
+            ("wins, losses, draws", "that player's games, in either seat"),
+            ("win rate", "wins / (wins + losses), draws left out: 50% between equals"),
+        ],
+    )
+    lines += ["", "The first die's column and the first player's result"]
+    lines += table(
+        [Column("column", "<"), Column("games"), Column("first player wins")],
+        [
+            [str(int(column) + 1), f"{row['games']:,}", percent(row["win_rate"])]
+            for column, row in report["first_move_column"].items()
+        ],
+        [
+            ("column", "where the first player put the first die (1 = left)"),
+            ("games", "games that opened in that column"),
+            ("first player wins", "share of those games the first player won"),
+        ],
+    )
+    lines += [
+        "",
+        _render_lengths("Game length in turns (one turn = one die placed)", report["turns"]),
+    ]
     for name, scenario in report.get("scenarios", {}).items():
         lines += [
             "",
@@ -675,9 +791,11 @@ def _render_lengths(title: str, turns: dict[str, Any]) -> str:
         return f"{title}: no games"
     percentiles = turns["percentiles"]
     lines = [
-        f"{title}: mean {turns['mean']:.2f}, sd {turns['stdev']:.2f}, "
+        f"{title}: mean {turns['mean']:.2f}, standard deviation {turns['stdev']:.2f}, "
         f"min {turns['min']}, max {turns['max']}",
-        "  " + "  ".join(f"{name} {value}" for name, value in percentiles.items()),
+        "  percentiles: "
+        + ", ".join(f"{name} {value}" for name, value in percentiles.items())
+        + " (pN: N% of games are over by then)",
     ]
     histogram = {int(t): n for t, n in turns["histogram"].items()}
     total = sum(histogram.values())
@@ -687,5 +805,5 @@ def _render_lengths(title: str, turns: dict[str, Any]) -> str:
         bar = "#" * round(40 * count / biggest)
         lines.append(f"  {length:>4} {100 * count / total:5.1f}% {bar}")
     if max(histogram) > percentiles["p99"]:
-        lines.append(f"  (longer games up to {max(histogram)} turns: 1% or less)")
+        lines.append(f"  (longer games, up to {max(histogram)} turns: 1% or less)")
     return "\n".join(lines)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from game_core.analysis.cli import Column, table
 from game_core.analysis.progress import Progress
 from game_core.dice import roll
 from game_core.weighted_dice import (
@@ -346,30 +347,87 @@ def _positive(text: str) -> int:
     return value
 
 
+HOUSE_HELP = {
+    "greedy": "makes the two leaders roll, with the pair of dice that earns the house the "
+    "most given how the bettors bet",
+    "random": "picks the two rollers and their dice at random",
+}
+BETTOR_HELP = {
+    "favourite": "backs the roller more likely to win (a coin flip when the dice are equal)",
+    "proportional": "backs each roller as often as it wins (a d12 against a d4: 79% of the time)",
+}
+HELP = (
+    """Weighted Dice, exactly and by simulation.
+
+Exact: for every pair of dice (d4 to d20), the chance each roller wins and the chance of a
+tie (the house takes the bets), as /odds weighted shows.
+
+Simulated: whole games with simple strategies, for every mix of table size (--players),
+house strategy (--house) and bettor strategy (--bettors): how many rounds a game lasts (the
+designer aimed at 10-12) and who gets the points created.
+House strategies:
+"""
+    + "\n".join(f"  {name:<13}{what}" for name, what in HOUSE_HELP.items())
+    + "\nBettor strategies (each bettor stakes --bet-fraction of their points, at least 1):\n"
+    + "\n".join(f"  {name:<13}{what}" for name, what in BETTOR_HELP.items())
+)
+EXAMPLES = [
+    ("", "the odds, and 2,000 games per mix at 5 and 12 players (a few seconds)"),
+    ("--players 5 6 7 8 --house greedy", "a greedy house at four table sizes"),
+    ("--bettors proportional --bet-fraction 0.5 --target 100", "bolder bettors, a shorter game"),
+]
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--games", type=_positive, default=DEFAULT_GAMES, help="games per strategy mix"
+        "--games",
+        type=_positive,
+        default=DEFAULT_GAMES,
+        help=f"games per mix of table size and strategies (default {DEFAULT_GAMES:,})",
     )
     parser.add_argument(
         "--players",
         type=_player_count,
         nargs="+",
         default=[MIN_PLAYERS, MAX_PLAYERS],
-        help="table sizes to simulate (5..12)",
+        metavar="N",
+        help=f"table sizes to simulate, {MIN_PLAYERS} to {MAX_PLAYERS} (default "
+        f"{MIN_PLAYERS} {MAX_PLAYERS})",
     )
     parser.add_argument(
-        "--house", choices=HOUSE_STRATEGIES, nargs="+", default=list(HOUSE_STRATEGIES)
+        "--house",
+        choices=HOUSE_STRATEGIES,
+        nargs="+",
+        default=list(HOUSE_STRATEGIES),
+        help=f"house strategies to simulate, from {', '.join(HOUSE_STRATEGIES)} (default "
+        "both; see above)",
     )
     parser.add_argument(
-        "--bettors", choices=BETTOR_STRATEGIES, nargs="+", default=list(BETTOR_STRATEGIES)
+        "--bettors",
+        choices=BETTOR_STRATEGIES,
+        nargs="+",
+        default=list(BETTOR_STRATEGIES),
+        help=f"bettor strategies to simulate, from {', '.join(BETTOR_STRATEGIES)} (default "
+        "both; see above)",
     )
     parser.add_argument(
-        "--bet-fraction", type=_fraction, default=0.25, help="share of their points bettors stake"
+        "--bet-fraction",
+        type=_fraction,
+        default=0.25,
+        help="share of their points bettors stake, above 0 and at most 1 (default 0.25)",
     )
     parser.add_argument(
-        "--skip-share", type=_share, default=0.2, help="chance a bettor sits a round out"
+        "--skip-share",
+        type=_share,
+        default=0.2,
+        help="chance a bettor sits a round out, 0 to below 1 (default 0.2)",
     )
-    parser.add_argument("--target", type=_positive, default=TARGET_POINTS)
+    parser.add_argument(
+        "--target",
+        type=_positive,
+        default=TARGET_POINTS,
+        help=f"points that win the game (default {TARGET_POINTS}, as in the bot)",
+    )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -423,56 +481,128 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _grid(title: str, cells: dict[tuple[int, int], str]) -> list[str]:
-    head = f"{title:<10}" + "".join(f"{'d' + str(die):>8}" for die in DICE)
-    lines = [head]
-    for die_a in DICE:
-        row = f"{'d' + str(die_a):<10}" + "".join(f"{cells[die_a, die_b]:>8}" for die_b in DICE)
-        lines.append(row)
-    return lines
+def _grid(title: str, cells: dict[tuple[int, int], str], meaning: str) -> list[str]:
+    names = [f"d{die}" for die in DICE]
+    return [
+        title,
+        *table(
+            [Column("row", "<"), *(Column(name) for name in names)],
+            [[f"d{a}", *(cells[a, b] for b in DICE)] for a in DICE],
+            [
+                ("row", "the die of one roller"),
+                (", ".join(names), "the die of the other roller"),
+                ("each cell", meaning),
+            ],
+        ),
+    ]
 
 
 def render(report: dict[str, Any]) -> str:
     odds = {(row["die_a"], row["die_b"]): row for row in report["odds"]}
     lines = [
-        "Weighted Dice: exact odds (row die against column die)",
+        "Weighted Dice: exact odds of one round",
         "",
-        "P(row roller wins), %",
-        *_grid("", {pair: f"{row['a_wins_pct']:.1f}" for pair, row in odds.items()}),
+        *_grid(
+            "The row's roller wins",
+            {pair: f"{row['a_wins_pct']:.1f}%" for pair, row in odds.items()},
+            "the chance the row's roller rolls higher",
+        ),
         "",
-        "P(tie: the house wins), %",
-        *_grid("", {pair: f"{row['tie_pct']:.1f}" for pair, row in odds.items()}),
+        *_grid(
+            "A tie (the house takes every bet)",
+            {pair: f"{row['tie_pct']:.1f}%" for pair, row in odds.items()},
+            "the chance both roll the same number",
+        ),
         "",
     ]
     settings = report["settings"]
+    low, high = DESIGN_ROUNDS
     lines.append(
-        f"Simulated games: {settings['games']} per mix, seed {report['seed']}, "
-        f"stake {settings['bet_fraction']:.0%} of points, "
-        f"{settings['skip_share']:.0%} of bettors sit out, target {settings['target']}"
+        f"Whole games: {settings['games']:,} per mix, seed {report['seed']}; bettors stake "
+        f"{settings['bet_fraction']:.0%} of their points and {settings['skip_share']:.0%} "
+        f"sit each round out; first to {settings['target']} points"
     )
-    header = (
-        f"{'players':>7} {'house':>7} {'bettors':>12} | {'mean':>6} {'median':>6} {'p10':>5} "
-        f"{'p90':>5} {'10-12':>6} | {'house':>6} {'bettor':>6} {'roller':>6} {'ties':>5} "
-        f"{'rigged':>6}"
-    )
-    lines += [
-        "rounds per game: mean, median, 10th/90th percentile, share of games lasting 10-12;",
-        "points created: share won by the house (ties), bettors and winning rollers.",
-        header,
-        "-" * len(header),
+    mix = [Column("players"), Column("house", "<"), Column("bettors", "<")]
+    mix_legend = [
+        ("players", "seats at the table (--players)"),
+        ("house, bettors", "the strategies (see --help)"),
     ]
+    rounds_rows, points_rows, notes = [], [], []
     for sim in report["simulations"]:
-        start = f"{sim['players']:>7} {sim['house']:>7} {sim['bettors']:>12} | "
+        start = [str(sim["players"]), sim["house"], sim["bettors"]]
         if "rounds" not in sim:
-            lines.append(start + f"every game hit the {settings['round_cap']}-round cap")
+            rounds_rows.append([*start, "-", "-", "-", "-", "-"])
+            points_rows.append([*start, "-", "-", "-", "-", "-"])
+            notes.append(
+                f"every game of {' '.join(start)} hit the {settings['round_cap']}-round cap"
+            )
             continue
         r, p = sim["rounds"], sim["points"]
-        lines.append(
-            start + f"{r['mean']:>6.1f} {r['median']:>6.1f} {r['p10']:>5.0f} {r['p90']:>5.0f} "
-            f"{r['share_in_design_range']:>6.1%} | {p['house_share']:>6.1%} "
-            f"{p['bettor_share']:>6.1%} {p['roller_share']:>6.1%} {p['tie_rate']:>5.1%} "
-            f"{p['rigged_rate']:>6.2%}"
+        rounds_rows.append(
+            [
+                *start,
+                f"{r['mean']:.1f}",
+                f"{r['median']:.1f}",
+                f"{r['p10']:.0f}",
+                f"{r['p90']:.0f}",
+                f"{r['share_in_design_range']:.1%}",
+            ]
+        )
+        points_rows.append(
+            [
+                *start,
+                f"{p['house_share']:.1%}",
+                f"{p['bettor_share']:.1%}",
+                f"{p['roller_share']:.1%}",
+                f"{p['tie_rate']:.1%}",
+                f"{p['rigged_rate']:.2%}",
+            ]
         )
         if sim["capped"]:
-            lines.append(f"{'':>7} ({sim['capped']} games stopped at the round cap, left out)")
+            notes.append(
+                f"{' '.join(start)}: {sim['capped']} games stopped at the round cap, left out"
+            )
+    lines += ["", "Rounds per game"]
+    lines += table(
+        [
+            *mix,
+            Column("mean"),
+            Column("median"),
+            Column("p10"),
+            Column("p90"),
+            Column(f"{low}-{high}"),
+        ],
+        rounds_rows,
+        [
+            *mix_legend,
+            ("mean, median, p10, p90", "rounds per game: 10% of games end by p10, 90% by p90"),
+            (f"{low}-{high}", f"share of games lasting {low} to {high} rounds, the designer's aim"),
+        ],
+    )
+    lines += ["", "Where the points went"]
+    lines += table(
+        [
+            *mix,
+            Column("to house"),
+            Column("to bettors"),
+            Column("to rollers"),
+            Column("ties"),
+            Column("rigged"),
+        ],
+        points_rows,
+        [
+            *mix_legend,
+            (
+                "to house, to bettors, to rollers",
+                "shares of the points created: the house's on ties, bettors' who backed the "
+                "winner, winning rollers'",
+            ),
+            ("ties", "share of rounds that were ties"),
+            (
+                "rigged",
+                "share of rounds that were ties with nobody betting: the house is set to 5 points",
+            ),
+        ],
+    )
+    lines += [f"  ({note})" for note in notes]
     return "\n".join(lines)

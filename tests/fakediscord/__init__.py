@@ -1,7 +1,10 @@
 """A fake Discord for end-to-end tests: the real bot, through the real discord.py, against a
 small aiohttp server on 127.0.0.1 (gateway websocket + REST). See README.md."""
 
+from . import routes
+from .chaos import Chaos, ChaosSettings
 from .errors import BotDidNotAnswer, FakeUsageError
+from .faults import CallbackFault, FaultRule, HeldRequests, InjectedFault
 from .harness import BotHarness, BotStartError
 from .interactions import (
     CallbackType,
@@ -11,7 +14,7 @@ from .interactions import (
     InteractionType,
     wait_for_answer,
 )
-from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
+from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, MessageVersion
 from .players import Player
 from .server import FakeDiscord, Problem, RequestRecord
 
@@ -19,7 +22,10 @@ __all__ = [
     "BotDidNotAnswer",
     "BotHarness",
     "BotStartError",
+    "CallbackFault",
     "CallbackType",
+    "Chaos",
+    "ChaosSettings",
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
@@ -29,10 +35,15 @@ __all__ = [
     "FakeModal",
     "FakeUsageError",
     "FakeUser",
+    "FaultRule",
+    "HeldRequests",
+    "InjectedFault",
     "InteractionOutcome",
     "InteractionType",
+    "MessageVersion",
     "Player",
     "Problem",
     "RequestRecord",
+    "routes",
     "wait_for_answer",
 ]

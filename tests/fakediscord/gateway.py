@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 import zlib
 from collections import deque
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 
+GUILDS_INTENT = 1 << 0
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
@@ -31,6 +33,37 @@ DIRECT_MESSAGES_INTENT = 1 << 12
 HEARTBEAT_INTERVAL_MS = 41_250
 # Events kept per session so that a RESUME can replay what the bot missed.
 REPLAY_BUFFER = 2_000
+# Discord: each bucket (shard_id % max_concurrency) may IDENTIFY once per 5 seconds.
+IDENTIFY_WINDOW_SECONDS = 5.0
+SESSION_START_TOTAL = 1000
+
+
+@dataclass(frozen=True)
+class IdentifyRecord:
+    """One IDENTIFY the fake received."""
+
+    shard_id: int
+    shard_count: int
+    # time.monotonic() when it arrived: the identify limit is real time on Discord too.
+    at: float
+    # False when the fake refused it with INVALID_SESSION (enforced max_concurrency).
+    accepted: bool
+    session_id: str | None
+    # Which websocket connection sent it (1, 2, ... in the order they connected).
+    connection: int
+
+
+@dataclass(frozen=True)
+class DispatchRecord:
+    """One event sent to the bot: on which shard, and for which guild (None for DMs)."""
+
+    shard_id: int
+    session_id: str
+    event: str
+    guild_id: int | None
+    # The connection that was live for the session when it was sent (None: queued for a
+    # resume, the session had no connection).
+    connection: int | None
 
 
 def _dumps(payload: dict[str, Any]) -> str:
@@ -41,8 +74,9 @@ class GatewayConnection:
     """One websocket. Sends are serialised: in zlib-stream mode the shared compressor must
     see the frames in the order they go out."""
 
-    def __init__(self, ws: web.WebSocketResponse, *, zlib_stream: bool) -> None:
+    def __init__(self, ws: web.WebSocketResponse, *, zlib_stream: bool, number: int) -> None:
         self.ws = ws
+        self.number = number
         self._compressor = zlib.compressobj() if zlib_stream else None
         self._lock = asyncio.Lock()
         self.session: GatewaySession | None = None
@@ -75,14 +109,20 @@ class GatewaySession:
     seq: int = 0
     connection: GatewayConnection | None = None
     replay: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=REPLAY_BUFFER))
+    log: list[DispatchRecord] | None = None
 
     def wants(self, intent: int) -> bool:
         return bool(self.intents & intent)
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+    async def dispatch(
+        self, event: str, data: dict[str, Any], *, guild_id: int | None = None
+    ) -> None:
         self.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
         self.replay.append(payload)
+        if self.log is not None:
+            number = None if self.connection is None else self.connection.number
+            self.log.append(DispatchRecord(self.shard_id, self.id, event, guild_id, number))
         if self.connection is not None:
             await self.connection.send(payload)
 
@@ -96,6 +136,17 @@ class GatewayServer:
         self.sessions: dict[str, GatewaySession] = {}
         self.active: dict[int, GatewaySession] = {}
         self.connections: set[GatewayConnection] = set()
+        # GET /gateway/bot's session_start_limit.max_concurrency.
+        self.max_concurrency = 1
+        # Refuse an IDENTIFY that breaks max_concurrency with INVALID_SESSION, as Discord
+        # does (off by default: the fake records identifies and a test checks them).
+        self.enforce_identify_limit = False
+        self.identify_window = IDENTIFY_WINDOW_SECONDS
+        self.session_start_total = SESSION_START_TOTAL
+        self.identifies: list[IdentifyRecord] = []
+        # Every event sent, with its shard (GUILD_CREATE, INTERACTION_CREATE, ...).
+        self.dispatches: list[DispatchRecord] = []
+        self._connection_numbers = 0
         self.identify_count = 0
         self.resume_count = 0
         self.heartbeat_count = 0
@@ -111,18 +162,60 @@ class GatewayServer:
     def session_for(self, guild_id: int | None) -> GatewaySession | None:
         return self.active.get(self.shard_of(guild_id))
 
+    def shard_connected(self, shard_id: int) -> bool:
+        session = self.active.get(shard_id)
+        return session is not None and session.connection is not None
+
     @property
     def connected(self) -> bool:
         """True when every shard has a live, identified session."""
-        return all(
-            (s := self.active.get(shard)) is not None and s.connection is not None
-            for shard in range(self.shard_count)
+        return all(self.shard_connected(shard) for shard in range(self.shard_count))
+
+    @property
+    def session_starts_remaining(self) -> int:
+        return max(self.session_start_total - self.identify_count, 0)
+
+    def events(self, *, shard: int | None = None, event: str | None = None) -> list[DispatchRecord]:
+        """The events sent so far, optionally only one shard's and/or one event type."""
+        return [
+            d
+            for d in self.dispatches
+            if (shard is None or d.shard_id == shard) and (event is None or d.event == event)
+        ]
+
+    def identify_violations(self) -> list[IdentifyRecord]:
+        """Accepted identifies that came less than ``identify_window`` seconds after an
+        earlier accepted one in the same bucket (``shard_id % max_concurrency``): what
+        Discord's max_concurrency forbids."""
+        last_in_bucket: dict[int, float] = {}
+        violations: list[IdentifyRecord] = []
+        for record in self.identifies:
+            if not record.accepted:
+                continue
+            bucket = record.shard_id % self.max_concurrency
+            previous = last_in_bucket.get(bucket)
+            if previous is not None and record.at - previous < self.identify_window:
+                violations.append(record)
+            last_in_bucket[bucket] = record.at
+        return violations
+
+    def _breaks_identify_limit(self, shard_id: int, now: float) -> bool:
+        bucket = shard_id % self.max_concurrency
+        return any(
+            r.accepted
+            and r.shard_id % self.max_concurrency == bucket
+            and now - r.at < self.identify_window
+            for r in self.identifies
         )
 
-    async def dispatch_guild_event(self, guild_id: int, event: str, data: dict[str, Any]) -> None:
+    async def dispatch_guild_event(
+        self, guild_id: int, event: str, data: dict[str, Any], *, intent: int = GUILDS_INTENT
+    ) -> None:
+        """A guild event on the guild's shard, if the bot asked for its intent (GUILDS for
+        channel, role and guild events)."""
         session = self.session_for(guild_id)
-        if session is not None:
-            await session.dispatch(event, data)
+        if session is not None and session.wants(intent):
+            await session.dispatch(event, data, guild_id=guild_id)
 
     async def dispatch_message_event(
         self, event: str, data: dict[str, Any], *, guild_id: int | None
@@ -130,16 +223,20 @@ class GatewayServer:
         session = self.session_for(guild_id)
         intent = DIRECT_MESSAGES_INTENT if guild_id is None else GUILD_MESSAGES_INTENT
         if session is not None and session.wants(intent):
-            await session.dispatch(event, data)
+            await session.dispatch(event, data, guild_id=guild_id)
 
-    async def send_interaction(self, payload: dict[str, Any], guild_id: int | None) -> None:
-        session = self.session_for(guild_id)
+    async def send_interaction(self, payload: dict[str, Any], guild_id: int | None) -> int:
+        """INTERACTION_CREATE on the guild's shard (shard 0 for DMs); returns the shard."""
+        shard = self.shard_of(guild_id)
+        session = self.active.get(shard)
         if session is None or session.connection is None:
             raise FakeUsageError(
-                "no bot is connected to the fake gateway: start one (running_bot / "
-                "bot_factory.start()) before interacting"
+                f"no bot is connected to the fake gateway on shard {shard} (of "
+                f"{self.shard_count}): start one (running_bot / bot_factory.start()) "
+                "before interacting"
             )
-        await session.dispatch("INTERACTION_CREATE", payload)
+        await session.dispatch("INTERACTION_CREATE", payload, guild_id=guild_id)
+        return shard
 
     # -- control from tests ---------------------------------------------------------------
 
@@ -158,7 +255,12 @@ class GatewayServer:
         ws = web.WebSocketResponse(compress=False, max_msg_size=0)
         await ws.prepare(request)
         wants_zlib = request.query.get("compress") == "zlib-stream"
-        connection = GatewayConnection(ws, zlib_stream=wants_zlib and self.compression is not None)
+        self._connection_numbers += 1
+        connection = GatewayConnection(
+            ws,
+            zlib_stream=wants_zlib and self.compression is not None,
+            number=self._connection_numbers,
+        )
         if connection.compressed:
             self.compressed_connections += 1
         self.connections.add(connection)
@@ -206,8 +308,17 @@ class GatewayServer:
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
         shard_id, shard_count = data.get("shard") or [0, 1]
-        if shard_count != self.shard_count:
+        if shard_count != self.shard_count or not 0 <= shard_id < shard_count:
             await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        now = time.monotonic()
+        if self.enforce_identify_limit and self._breaks_identify_limit(shard_id, now):
+            self.identifies.append(
+                IdentifyRecord(shard_id, shard_count, now, False, None, connection.number)
+            )
+            # Discord's answer to an identify over max_concurrency: a new session is needed.
+            await connection.send({"op": INVALID_SESSION, "d": False})
+            self.fake.notify()
             return
         self.identify_count += 1
         session = GatewaySession(
@@ -215,6 +326,10 @@ class GatewayServer:
             shard_id=shard_id,
             shard_count=shard_count,
             intents=int(data.get("intents", 0)),
+            log=self.dispatches,
+        )
+        self.identifies.append(
+            IdentifyRecord(shard_id, shard_count, now, True, session.id, connection.number)
         )
         self.sessions[session.id] = session
         previous = self.active.get(shard_id)
@@ -246,7 +361,9 @@ class GatewayServer:
         )
         with_members = session.wants(GUILD_MEMBERS_INTENT)
         for guild in guilds:
-            await session.dispatch("GUILD_CREATE", guild.payload(with_all_members=with_members))
+            await session.dispatch(
+                "GUILD_CREATE", guild.payload(with_all_members=with_members), guild_id=guild.id
+            )
         self.fake.notify()
 
     async def _resume(self, connection: GatewayConnection, data: dict[str, Any]) -> None:

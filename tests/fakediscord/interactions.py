@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import BotDidNotAnswer, FakeUsageError
+from .errors import BotDidNotAnswer, DiscordError, FakeUsageError
 from .models import (
     ACTION_ROW,
     LABEL,
@@ -23,6 +24,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    from .faults import CallbackFault
     from .server import FakeDiscord
 
 # Interactions die for webhooks 15 minutes after they are created.
@@ -105,6 +107,21 @@ class FakeInteraction:
     # Every callback attempt, accepted or not, as (callback type, HTTP status).
     callback_attempts: list[tuple[int, int]] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    # The shard whose connection received INTERACTION_CREATE.
+    shard_id: int | None = None
+    # Faults a player's action asked for (``click(..., fault=...)``), used up in order by
+    # the bot's callback attempts.
+    planned_faults: list[tuple[CallbackFault, str]] = field(default_factory=list)
+    # Kinds of the injected faults that hit this interaction's callback attempts.
+    faults: list[str] = field(default_factory=list)
+    # The player saw "This interaction failed": killed by an injected 10062, or no answer
+    # landed within the window after an injected fault. Every later callback gets 10062.
+    lost: bool = False
+    failure: str | None = None
+    # Discord applied the first answer but the bot never heard back (an injected drop), so
+    # a second callback from the bot is its recovery, not a double answer.
+    answer_unconfirmed: bool = False
+    _deadline_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     @property
     def latency(self) -> float | None:
@@ -115,6 +132,63 @@ class FakeInteraction:
 
     def token_expired(self) -> bool:
         return self.fake.now() - self.created_at > TOKEN_LIFETIME_SECONDS
+
+    @property
+    def dead(self) -> bool:
+        """Discord no longer takes a callback for it (every attempt gets 404 / 10062)."""
+        return self.late or self.lost
+
+    # -- injected faults ----------------------------------------------------------------
+
+    def fault_hit(self, kind: str, error: DiscordError | None = None) -> None:
+        """An injected fault hit a callback attempt. A 10062 kills the interaction; after
+        any other fault it can still be answered until the window closes."""
+        self.faults.append(kind)
+        if kind == "unknown-interaction":
+            assert error is not None
+            self.mark_lost(f"the callback got {error.status} / {error.code} {error.message}")
+        elif kind == "applied-then-dropped":
+            self.answer_unconfirmed = True
+        else:
+            self.watch_deadline()
+
+    def watch_deadline(self) -> None:
+        """Mark the interaction lost if no answer lands before its window closes."""
+        if self._deadline_timer is not None or self.callback_type is not None or self.dead:
+            return
+        assert self.sent_at is not None
+        remaining = self.fake.callback_deadline - (time.perf_counter() - self.sent_at)
+        loop = asyncio.get_running_loop()
+        self._deadline_timer = loop.call_later(max(remaining, 0.0), self._deadline_passed)
+        self.fake.timers.add(self._deadline_timer)
+
+    def _deadline_passed(self) -> None:
+        self.fake.timers.discard(self._deadline_timer)  # type: ignore[arg-type]
+        self._deadline_timer = None
+        if self.callback_type is None:
+            self.mark_lost(
+                f"no answer landed within {self.fake.callback_deadline:.1f} s after the "
+                f"injected fault(s) {self.faults}"
+            )
+
+    def mark_lost(self, reason: str) -> None:
+        if self.lost or self.callback_type is not None:
+            return
+        self.lost = True
+        self.failure = reason
+        self.answered.set()
+        self.stop_watching()
+        self.fake.record_problem(
+            "interaction-failed",
+            f"{self.description}: {reason} (the player saw 'This interaction failed')",
+        )
+        self.fake.notify()
+
+    def stop_watching(self) -> None:
+        if self._deadline_timer is not None:
+            self._deadline_timer.cancel()
+            self.fake.timers.discard(self._deadline_timer)
+            self._deadline_timer = None
 
     def metadata(self) -> dict[str, Any]:
         """``interaction_metadata`` on the messages this interaction created."""
@@ -149,7 +223,22 @@ class InteractionOutcome:
     interaction: FakeInteraction
 
     @property
+    def lost(self) -> bool:
+        """The answer was lost to an injected fault: the player saw "This interaction
+        failed" (see ``failure``), and ``type``/``message`` do not exist."""
+        return self.interaction.lost
+
+    @property
+    def failure(self) -> str | None:
+        return self.interaction.failure
+
+    @property
     def type(self) -> CallbackType:
+        if self.interaction.lost:
+            raise AssertionError(
+                f"the answer to {self.interaction.description} was lost "
+                f"({self.interaction.failure}): it has no callback type; check outcome.lost"
+            )
         assert self.interaction.callback_type is not None
         return self.interaction.callback_type
 
@@ -201,6 +290,8 @@ class InteractionOutcome:
         return self.message
 
     def __repr__(self) -> str:
+        if self.lost:
+            return f"<InteractionOutcome {self.interaction.description!r} LOST: {self.failure}>"
         return (
             f"<InteractionOutcome {self.interaction.description!r} type={self.type.name} "
             f"ephemeral={self.ephemeral} text={self.text()[:80]!r}>"
@@ -208,6 +299,9 @@ class InteractionOutcome:
 
 
 async def wait_for_answer(interaction: FakeInteraction, timeout: float) -> InteractionOutcome:  # noqa: ASYNC109
+    """The bot's first answer. An answer lost to an injected fault returns an outcome with
+    ``lost`` set as soon as the fake knows it (at the 10062, or when the window closes);
+    no answer without an injected fault, or a late one, raises BotDidNotAnswer."""
     try:
         await asyncio.wait_for(interaction.answered.wait(), timeout)
     except TimeoutError:
@@ -216,6 +310,8 @@ async def wait_for_answer(interaction: FakeInteraction, timeout: float) -> Inter
             f"(a player would see 'This interaction failed'). Recent requests:\n"
             + interaction.fake.describe_recent_requests()
         ) from None
+    if interaction.lost:
+        return InteractionOutcome(interaction)
     if interaction.late:
         raise BotDidNotAnswer(
             f"the bot answered {interaction.description} after {interaction.latency:.2f} s: "

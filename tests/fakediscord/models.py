@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+MANAGE_MESSAGES = discord.Permissions(manage_messages=True).value
 
 # What @everyone may do in a new server (the parts that matter to a text bot).
 DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
@@ -238,6 +240,30 @@ def component_text(components: list[dict[str, Any]]) -> list[str]:
     return texts
 
 
+@dataclass(frozen=True)
+class MessageVersion:
+    """One version of a message as players saw it: the creation, then each edit."""
+
+    # 0 for the message as created, then 1, 2, ... for each edit.
+    number: int
+    # The fake's clock when it landed.
+    at: float
+    # Order across all messages of the fake (a later version has a larger one).
+    sequence: int
+    text: str
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: tuple[str, ...]
+    flags: int
+
+    def custom_ids(self) -> list[str]:
+        return [str(c["custom_id"]) for c in walk_components(self.components) if c.get("custom_id")]
+
+
+_version_sequence = itertools.count(1)
+
+
 @dataclass(eq=False)
 class FakeMessage:
     """A message as the fake holds it. One object per message id, edited in place, so a
@@ -259,8 +285,28 @@ class FakeMessage:
     # The id of the user who alone can see it, for an ephemeral message.
     visible_to: int | None = None
     deleted: bool = False
+    # Who deleted it, when someone other than the bot did (``fake.delete_message``).
+    deleted_by: int | None = None
     edit_count: int = 0
     reactions: dict[str, set[int]] = field(default_factory=dict)
+    # Every version that landed, oldest first (the creation, then each edit).
+    history: list[MessageVersion] = field(default_factory=list)
+
+    def keep_version(self, at: float) -> None:
+        # The lists are replaced, never changed in place, on every edit: no copy needed.
+        self.history.append(
+            MessageVersion(
+                number=len(self.history),
+                at=at,
+                sequence=next(_version_sequence),
+                text=self.text(),
+                content=self.content,
+                embeds=self.embeds,
+                components=self.components,
+                attachments=tuple(a.filename for a in self.attachments),
+                flags=self.flags,
+            )
+        )
 
     # -- what a test asks ---------------------------------------------------------------
 
@@ -429,15 +475,27 @@ class FakeChannel:
         deny: discord.Permissions | int | None = None,
     ) -> None:
         """Give the bot a member overwrite here (e.g. ``deny=Permissions(send_messages=True)``)
-        and tell a connected bot with CHANNEL_UPDATE, as Discord does."""
+        and tell a connected bot with CHANNEL_UPDATE, as Discord does. With neither
+        ``allow`` nor ``deny`` the overwrite is removed: the bot's role decides again."""
         bot_id = self.fake.bot_user.id
-        self.overwrites[bot_id] = Overwrite(
-            bot_id, 1, as_permission_value(allow), as_permission_value(deny)
-        )
+        if allow is None and deny is None:
+            self.overwrites.pop(bot_id, None)
+        else:
+            self.overwrites[bot_id] = Overwrite(
+                bot_id, 1, as_permission_value(allow), as_permission_value(deny)
+            )
+        await self.overwrites_changed()
+
+    async def restore_bot_permissions(self) -> None:
+        """Remove the bot's overwrite here (CHANNEL_UPDATE)."""
+        await self.set_bot_permissions()
+
+    async def overwrites_changed(self) -> None:
         if self.guild is not None:
             await self.fake.gateway.dispatch_guild_event(
                 self.guild.id, "CHANNEL_UPDATE", self.payload()
             )
+            self.fake.notify()
 
     # -- wire ---------------------------------------------------------------------------
 
@@ -488,6 +546,25 @@ class FakeGuild:
     @property
     def everyone(self) -> FakeRole:
         return self.roles[self.id]
+
+    @property
+    def bot_role(self) -> FakeRole:
+        """The role that carries the bot's invite permissions."""
+        return self.roles[self.bot_role_id]
+
+    async def set_role_permissions(
+        self, role: FakeRole, permissions: discord.Permissions | int
+    ) -> None:
+        """Change a role's permissions (say ``guild.bot_role``, or ``guild.everyone``) and
+        tell a connected bot with GUILD_ROLE_UPDATE, as Discord does."""
+        role.permissions = as_permission_value(permissions)
+        await self.fake.gateway.dispatch_guild_event(
+            self.id, "GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": role.payload()}
+        )
+        self.fake.notify()
+
+    async def set_bot_role_permissions(self, permissions: discord.Permissions | int) -> None:
+        await self.set_role_permissions(self.bot_role, permissions)
 
     @property
     def default_channel(self) -> FakeChannel:
@@ -572,8 +649,11 @@ class FakeGuild:
 
     # -- wire ---------------------------------------------------------------------------
 
-    def payload(self, *, with_all_members: bool) -> dict[str, Any]:
-        """GUILD_CREATE. Without the members intent Discord sends only the bot's member."""
+    def payload(self, *, with_all_members: bool, joining: bool = False) -> dict[str, Any]:
+        """GUILD_CREATE. Without the members intent Discord sends only the bot's member.
+        ``joining``: the bot was just added, and Discord leaves ``unavailable`` out (a
+        guild coming back after READY says ``unavailable: false``), which is how
+        discord.py tells ``on_guild_join`` from ``on_guild_available``."""
         bot_id = self.fake.bot_user.id
         members = [
             m.payload() for m in self.members.values() if with_all_members or m.user.id == bot_id
@@ -618,7 +698,7 @@ class FakeGuild:
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
             "large": False,
-            "unavailable": False,
+            **({} if joining else {"unavailable": False}),
             "lazy": True,
             "joined_at": iso(self.fake.now()),
             "application_id": None,

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import FakeUsageError
+from .faults import CallbackFault
 from .interactions import (
     FakeInteraction,
     FakeModal,
@@ -122,14 +123,17 @@ class Player:
         options: dict[str, Any] | None = None,
         force: bool = False,
         timeout: float | None = None,  # noqa: ASYNC109
+        fault: CallbackFault | str | None = None,
         **values: Any,
     ) -> InteractionOutcome:
         """Run ``/command [group] [sub]`` with options, e.g.
         ``await alice.slash("knucklebones challenge", opponent=bob)``. ``options`` takes
         names that are not Python identifiers. The command, its options and their types
-        come from what the bot registered; anything else fails the test clearly."""
+        come from what the bot registered; anything else fails the test clearly.
+        ``fault`` makes the bot's answer fail (see CallbackFault); the outcome then says
+        ``lost`` when the player saw "This interaction failed"."""
         interaction = await self.begin_slash(
-            command, channel=channel, options=options, force=force, **values
+            command, channel=channel, options=options, force=force, fault=fault, **values
         )
         return await wait_for_answer(interaction, timeout or self.fake.answer_timeout)
 
@@ -140,6 +144,7 @@ class Player:
         channel: FakeChannel | None = None,
         options: dict[str, Any] | None = None,
         force: bool = False,
+        fault: CallbackFault | str | None = None,
         **values: Any,
     ) -> FakeInteraction:
         channel = channel or self._default_channel()
@@ -160,6 +165,7 @@ class Player:
             data=data,
             description=f"{self.name}'s /{command.strip().lstrip('/')}",
             command_name=registered.name,
+            fault=fault,
         )
 
     async def click(
@@ -168,14 +174,19 @@ class Player:
         button: str | dict[str, Any],
         *,
         timeout: float | None = None,  # noqa: ASYNC109
+        fault: CallbackFault | str | None = None,
     ) -> InteractionOutcome:
         """Press the button labelled ``button`` (or with that custom_id, or emoji) on the
         message as the fake holds it now. Fails if it is not there, or disabled."""
-        interaction = await self.begin_click(message, button)
+        interaction = await self.begin_click(message, button, fault=fault)
         return await wait_for_answer(interaction, timeout or self.fake.answer_timeout)
 
     async def begin_click(
-        self, message: FakeMessage, button: str | dict[str, Any]
+        self,
+        message: FakeMessage,
+        button: str | dict[str, Any],
+        *,
+        fault: CallbackFault | str | None = None,
     ) -> FakeInteraction:
         message = self._visible(message)
         component = self._find(message, button, kinds={BUTTON}, what="button")
@@ -187,7 +198,7 @@ class Player:
         if "id" in component:
             data["id"] = component["id"]
         return await self._component_interaction(
-            message, data, f"{self.name} clicking {_describe(component)}"
+            message, data, f"{self.name} clicking {_describe(component)}", fault
         )
 
     async def select(
@@ -197,14 +208,20 @@ class Player:
         *,
         select: str | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
+        fault: CallbackFault | str | None = None,
     ) -> InteractionOutcome:
         """Choose ``values`` in a select menu on the message (option values or labels; for a
         user select, players). With several selects, name one by custom_id or placeholder."""
-        interaction = await self.begin_select(message, values, select=select)
+        interaction = await self.begin_select(message, values, select=select, fault=fault)
         return await wait_for_answer(interaction, timeout or self.fake.answer_timeout)
 
     async def begin_select(
-        self, message: FakeMessage, values: Sequence[Any], *, select: str | None = None
+        self,
+        message: FakeMessage,
+        values: Sequence[Any],
+        *,
+        select: str | None = None,
+        fault: CallbackFault | str | None = None,
     ) -> FakeInteraction:
         message = self._visible(message)
         component = self._find(message, select, kinds=set(SELECT_TYPES), what="select menu")
@@ -229,7 +246,7 @@ class Player:
         if resolved:
             data["resolved"] = resolved
         return await self._component_interaction(
-            message, data, f"{self.name} choosing {chosen} in {_describe(component)}"
+            message, data, f"{self.name} choosing {chosen} in {_describe(component)}", fault
         )
 
     async def submit_modal(
@@ -238,17 +255,20 @@ class Player:
         values: dict[str, Any] | None = None,
         *,
         timeout: float | None = None,  # noqa: ASYNC109
+        fault: CallbackFault | str | None = None,
         **fields: Any,
     ) -> InteractionOutcome:
         """Fill in and submit a modal the bot opened for this player (default: the last one
         still open). Fields are keyed by custom_id or label."""
-        interaction = await self.begin_submit_modal(modal, values, **fields)
+        interaction = await self.begin_submit_modal(modal, values, fault=fault, **fields)
         return await wait_for_answer(interaction, timeout or self.fake.answer_timeout)
 
     async def begin_submit_modal(
         self,
         modal: FakeModal | InteractionOutcome | None = None,
         values: dict[str, Any] | None = None,
+        *,
+        fault: CallbackFault | str | None = None,
         **fields: Any,
     ) -> FakeInteraction:
         if isinstance(modal, InteractionOutcome):
@@ -278,6 +298,7 @@ class Player:
             description=f"{self.name} submitting the modal {modal.title!r}",
             source_message=opener.source_message,
             custom_id=modal.custom_id,
+            fault=fault,
         )
 
     async def say(self, channel: FakeChannel, content: str) -> FakeMessage:
@@ -350,7 +371,11 @@ class Player:
         return component
 
     async def _component_interaction(
-        self, message: FakeMessage, data: dict[str, Any], description: str
+        self,
+        message: FakeMessage,
+        data: dict[str, Any],
+        description: str,
+        fault: CallbackFault | str | None,
     ) -> FakeInteraction:
         return await self.fake.send_interaction(
             InteractionType.COMPONENT,
@@ -360,6 +385,7 @@ class Player:
             description=description,
             source_message=message,
             custom_id=str(data["custom_id"]),
+            fault=fault,
         )
 
     def __repr__(self) -> str:

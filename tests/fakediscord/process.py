@@ -13,10 +13,11 @@ handling and exit codes exactly as a host runs them. Only this launcher, which l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,18 +38,32 @@ class BotProcess:
         gateway_url: str,
         env: Mapping[str, str],
         cwd: Path | None = None,
+        launcher: str = "fakediscord.process",
+        launcher_args: tuple[str, ...] = (),
     ) -> None:
         self.api_base = api_base
         self.gateway_url = gateway_url
         self.env = dict(env)
+        # The module run with ``python -m`` (``fakediscord.clocked`` runs the bot on a clock
+        # the test moves) and its arguments before the two URLs.
+        self.launcher = launcher
+        self.launcher_args = launcher_args
         self.cwd = cwd or PROJECT
         self.process: asyncio.subprocess.Process | None = None
         self.output: list[str] = []  # every line printed so far, stdout and stderr
         self._reader: asyncio.Task[None] | None = None
+        self._printed = asyncio.Condition()
 
     @classmethod
     def for_fake(
-        cls, fake: FakeDiscord, *, guild_id: int | None, database: Path, **env: str
+        cls,
+        fake: FakeDiscord,
+        *,
+        guild_id: int | None,
+        database: Path,
+        launcher: str = "fakediscord.process",
+        launcher_args: tuple[str, ...] = (),
+        **env: str,
     ) -> BotProcess:
         """A process against ``fake`` with the token, database and dev guild set."""
         settings = {
@@ -59,7 +74,19 @@ class BotProcess:
         if guild_id is not None:
             settings["DEV_GUILD_ID"] = str(guild_id)
         settings.update(env)
-        return cls(api_base=fake.api_base, gateway_url=fake.gateway_url, env=settings)
+        return cls(
+            api_base=fake.api_base,
+            gateway_url=fake.gateway_url,
+            env=settings,
+            launcher=launcher,
+            launcher_args=launcher_args,
+        )
+
+    async def send_line(self, line: str) -> None:
+        """Write a line to the process's stdin (``fakediscord.clocked`` reads commands)."""
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        await self.process.stdin.drain()
 
     async def start(self) -> asyncio.subprocess.Process:
         if self.process is not None and self.process.returncode is None:
@@ -76,12 +103,13 @@ class BotProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "fakediscord.process",
+            self.launcher,
+            *self.launcher_args,
             self.api_base,
             self.gateway_url,
             cwd=self.cwd,
             env=environment,
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
         )
@@ -89,15 +117,25 @@ class BotProcess:
         return self.process
 
     async def wait_ready(
-        self, fake: FakeDiscord, *, syncs_before: int = 0, limit: float = 30
+        self,
+        fake: FakeDiscord,
+        *,
+        syncs_before: int = 0,
+        limit: float = 30,
+        shards: Iterable[int] | None = None,
+        sync: bool = True,
     ) -> None:
-        """Until the process has synced its commands and its gateway is connected (or it
-        exited, which fails with what it printed)."""
+        """Until the process's gateway is connected (every shard of the fake, or only
+        ``shards`` for a process that owns some) and, with ``sync``, it has synced its
+        commands; fails with what it printed if it exits first."""
+        wanted = range(fake.gateway.shard_count) if shards is None else list(shards)
+
+        def ready() -> bool:
+            synced = not sync or fake.commands.sync_count > syncs_before
+            return synced and all(fake.gateway.shard_connected(shard) for shard in wanted)
+
         await fake.wait_for(
-            lambda: (
-                (fake.commands.sync_count > syncs_before and fake.gateway.connected)
-                or (self.process is not None and self.process.returncode is not None)
-            ),
+            lambda: ready() or (self.process is not None and self.process.returncode is not None),
             timeout=limit,
             what="the bot process to connect and sync its commands",
         )
@@ -110,6 +148,32 @@ class BotProcess:
         assert process.stdout is not None
         async for raw in process.stdout:
             self.output.append(raw.decode(errors="replace").rstrip("\n"))
+            async with self._printed:
+                self._printed.notify_all()
+        async with self._printed:
+            self._printed.notify_all()  # the end of the output: waiters stop waiting
+
+    async def wait_for_line(self, text: str, *, after: int = 0, limit: float = 10) -> str:
+        """The first line printed (from line number ``after`` on) that contains ``text``;
+        fails with the output if the process ends or ``limit`` seconds pass first."""
+
+        def found() -> str | None:
+            return next((line for line in self.output[after:] if text in line), None)
+
+        def finished() -> bool:
+            return self._reader is None or self._reader.done()
+
+        async with self._printed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._printed.wait_for(lambda: found() is not None or finished()), limit
+                )
+        line = found()
+        if line is None:
+            raise AssertionError(
+                f"the bot process printed no line with {text!r} within {limit} s:\n" + self.text()
+            )
+        return line
 
     @property
     def pid(self) -> int:
@@ -178,7 +242,7 @@ def main(argv: list[str]) -> int:
     _redirect(api_base, gateway_url)
     from bot.__main__ import main as bot_main
 
-    return bot_main()
+    return bot_main([])
 
 
 if __name__ == "__main__":

@@ -33,7 +33,16 @@ from .errors import (
 )
 from .interactions import CallbackType, FakeInteraction, FakeModal, InteractionType
 from .messages import apply_payload, read_body
-from .models import EPHEMERAL_FLAG, LOADING_FLAG, VIEW_CHANNEL, FakeChannel, FakeMessage
+from .models import (
+    EPHEMERAL_FLAG,
+    LOADING_FLAG,
+    MANAGE_MESSAGES,
+    VIEW_CHANNEL,
+    FakeChannel,
+    FakeMessage,
+)
+from .wire import json_response as _json
+from .wire import no_content as _no_content
 
 if TYPE_CHECKING:
     from .server import FakeDiscord, RequestRecord
@@ -45,7 +54,6 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 READ_HISTORY = discord.Permissions(read_message_history=True).value
-MANAGE_MESSAGES = discord.Permissions(manage_messages=True).value
 ADD_REACTIONS = discord.Permissions(add_reactions=True).value
 CHAT_INPUT_COMMAND_MESSAGE = 20
 
@@ -59,16 +67,6 @@ def _request_key(name: str) -> Any:
 RECORD = _request_key("fake_discord_record")
 PAYLOAD = _request_key("fake_discord_payload")
 FILES = _request_key("fake_discord_files")
-
-
-def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    # Exactly "application/json": with a charset, discord.py reads the body as text.
-    all_headers = {"Content-Type": "application/json", **(headers or {})}
-    return web.Response(status=status, body=json.dumps(data).encode(), headers=all_headers)
-
-
-def _no_content() -> web.Response:
-    return web.Response(status=204)
 
 
 def _truthy(value: str | None) -> bool:
@@ -149,6 +147,8 @@ class RestApi:
             body=None,
             files=[],
             at=time.perf_counter(),
+            params=dict(request.match_info),
+            fake=self.fake,
         )
         request[RECORD] = record
         self.fake.requests.append(record)
@@ -163,23 +163,45 @@ class RestApi:
     ) -> web.StreamResponse:
         try:
             payload, files = await read_body(request)
-            record.body = payload
-            record.files = [f.filename for f in files]
-            request[PAYLOAD] = payload
-            request[FILES] = files
-            limited = self._rate_limited(request, record)
-            if limited is not None:
-                return limited
+        except DiscordError as error:
+            return self._error(record, error)
+        except Exception as error:
+            return self._crashed(record, error)
+        record.body = payload
+        record.files = [f.filename for f in files]
+        request[PAYLOAD] = payload
+        request[FILES] = files
+        try:
+            verdict = await self.fake.faults.intercept(record)
+        except Exception as error:
+            return self._crashed(record, error)
+        if verdict is None:
+            return await self._answer(request, handler, record)
+        if verdict.error is not None:
+            return self._error(record, verdict.error)
+        if verdict.response is not None:
+            return verdict.response
+        # A dropped connection: the bot gets no answer at all (aiohttp raises
+        # ServerDisconnectedError in it). ``applied``: Discord did the work first.
+        if verdict.applied:
+            response = await self._answer(request, handler, record)
+        else:
+            response = web.Response(status=204)
+        record.delivered = False
+        transport = request.transport
+        if transport is not None:
+            transport.close()
+        return response
+
+    async def _answer(
+        self, request: web.Request, handler: Handler, record: RequestRecord
+    ) -> web.StreamResponse:
+        """Handle the request as Discord would and record the answer."""
+        try:
             self._check_auth(request, record)
             response = await handler(request)
         except DiscordError as error:
-            record.status = error.status
-            record.response = error.body()
-            if error.code == 50035:
-                self.fake.record_problem(
-                    "invalid-body", f"{record.method} {record.path}: {error.errors}"
-                )
-            return _json(error.body(), error.status)
+            return self._error(record, error)
         except web.HTTPException as error:
             # An endpoint the fake does not know: answer like Discord, flag it for the test.
             body = {"message": f"{error.status}: {error.reason}", "code": UNKNOWN_ROUTE}
@@ -191,53 +213,37 @@ class RestApi:
             )
             return _json(body, error.status)
         except Exception as error:
-            # A bug in the fake must not look like a Discord outage (discord.py retries a 5xx
-            # for 16 s): answer 400 at once and fail the test with the traceback's summary.
-            log.exception("fake discord crashed on %s %s", record.method, record.path)
-            body = {"message": f"fake discord crashed: {error!r}", "code": UNKNOWN_ROUTE}
-            record.status = 400
-            record.response = body
-            self.fake.record_problem("fake-crashed", f"{record.method} {record.path}: {error!r}")
-            return _json(body, 400)
+            return self._crashed(record, error)
         record.status = response.status
         raw = getattr(response, "body", None)
         if isinstance(raw, bytes) and raw:
             record.response = json.loads(raw)
         return response
 
+    def _error(self, record: RequestRecord, error: DiscordError) -> web.Response:
+        record.status = error.status
+        record.response = error.body()
+        if error.code == 50035 and record.fault is None:
+            self.fake.record_problem(
+                "invalid-body", f"{record.method} {record.path}: {error.errors}"
+            )
+        return _json(error.body(), error.status)
+
+    def _crashed(self, record: RequestRecord, error: Exception) -> web.Response:
+        # A bug in the fake must not look like a Discord outage (discord.py retries a 5xx
+        # for 16 s): answer 400 at once and fail the test with the traceback's summary.
+        log.error("fake discord crashed on %s %s", record.method, record.path, exc_info=error)
+        body = {"message": f"fake discord crashed: {error!r}", "code": UNKNOWN_ROUTE}
+        record.status = 400
+        record.response = body
+        self.fake.record_problem("fake-crashed", f"{record.method} {record.path}: {error!r}")
+        return _json(body, 400)
+
     def _check_auth(self, request: web.Request, record: RequestRecord) -> None:
         if record.route.startswith(("/webhooks/", "/interactions/")):
             return
         if request.headers.get("Authorization") != f"Bot {self.fake.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
-
-    def _rate_limited(self, request: web.Request, record: RequestRecord) -> web.Response | None:
-        for rule in self.fake.rate_limits:
-            if rule.remaining <= 0 or rule.route != record.route:
-                continue
-            if rule.method is not None and rule.method != record.method:
-                continue
-            rule.remaining -= 1
-            rule.hits += 1
-            body = {
-                "message": "You are being rate limited.",
-                "retry_after": rule.retry_after,
-                "global": rule.is_global,
-            }
-            record.status = 429
-            record.response = body
-            headers = {
-                "Via": "1.1 google",
-                "Retry-After": str(max(1, round(rule.retry_after))),
-                "X-RateLimit-Limit": "5",
-                "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset-After": str(rule.retry_after),
-                "X-RateLimit-Scope": "global" if rule.is_global else "user",
-            }
-            if rule.is_global:
-                headers["X-RateLimit-Global"] = "true"
-            return _json(body, 429, headers)
-        return None
 
     # -- lookups ------------------------------------------------------------------------
 
@@ -299,15 +305,16 @@ class RestApi:
         return _json({"url": self.fake.gateway_url})
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        gateway = self.fake.gateway
         return _json(
             {
                 "url": self.fake.gateway_url,
-                "shards": self.fake.gateway.shard_count,
+                "shards": gateway.shard_count,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
+                    "total": gateway.session_start_total,
+                    "remaining": gateway.session_starts_remaining,
                     "reset_after": 14_400_000,
-                    "max_concurrency": 1,
+                    "max_concurrency": gateway.max_concurrency,
                 },
             }
         )
@@ -383,20 +390,33 @@ class RestApi:
         kind = int(payload.get("type", 0))
         # Everything up to marking the interaction answered runs without an await, so two
         # callbacks racing each other cannot both be accepted.
-        if interaction.late:
-            # Past the window the interaction is dead for Discord: every callback gets 10062.
+        if interaction.dead:
+            # Past the window (or killed by an injected 10062) the interaction is dead for
+            # Discord: every callback gets 10062.
             interaction.callback_attempts.append((kind, 404))
             raise not_found(UNKNOWN_INTERACTION, "interaction")
         if interaction.callback_type is not None:
             interaction.callback_attempts.append((kind, 400))
-            self.fake.record_problem(
-                "already-acknowledged",
-                f"a second callback (type {kind}) to {interaction.description}",
-            )
+            if not interaction.answer_unconfirmed:
+                # After an injected drop the bot could not know its answer landed: asking
+                # again is how it finds out, not a double answer.
+                self.fake.record_problem(
+                    "already-acknowledged",
+                    f"a second callback (type {kind}) to {interaction.description}",
+                )
             raise DiscordError(
                 400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
             )
         assert interaction.sent_at is not None
+        if arrived - interaction.sent_at > self.fake.callback_deadline and interaction.faults:
+            # Late because of what the test injected: the player saw "This interaction
+            # failed", which the test accounts for as an interaction-failed problem.
+            interaction.callback_attempts.append((kind, 404))
+            interaction.mark_lost(
+                f"after the injected fault(s) {interaction.faults} the answer came at "
+                f"{arrived - interaction.sent_at:.2f} s"
+            )
+            raise not_found(UNKNOWN_INTERACTION, "interaction")
         if arrived - interaction.sent_at > self.fake.callback_deadline:
             interaction.late = True
             interaction.answered_at = arrived
@@ -417,6 +437,7 @@ class RestApi:
         interaction.callback_type = callback_type
         interaction.answered_at = arrived
         interaction.callback_attempts.append((kind, 200))
+        interaction.stop_watching()
         interaction.answered.set()
         if created and message is not None:
             await self.fake.store_message(message)

@@ -18,14 +18,18 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from . import routes
+from .chaos import Chaos, ChaosSettings
 from .commands import CommandRegistry
 from .errors import FakeUsageError
-from .gateway import GatewayServer
+from .faults import CallbackFault, FaultInjector, FaultRule, HeldRequests, InjectedFault
+from .gateway import GUILD_MEMBERS_INTENT, GUILDS_INTENT, GatewayServer
 from .interactions import FakeInteraction, InteractionType
 from .messages import apply_payload
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
+    MANAGE_MESSAGES,
     FakeChannel,
     FakeGuild,
     FakeMember,
@@ -53,10 +57,20 @@ class RequestRecord:
     query: dict[str, str]
     body: Any
     files: list[str]
+    # The HTTP status the fake answered; 0 while a request is held, and for a request
+    # dropped before it was applied (the bot got no answer at all).
     status: int = 0
     response: Any = None
     # perf_counter() when the request arrived.
     at: float = 0.0
+    # The route's parameters: channel_id, message_id, interaction_id, token, ...
+    params: dict[str, str] = field(default_factory=dict)
+    # The kind of injected fault that hit it ("server-error", "rate-limit", "dropped",
+    # "held+dropped", ...; see faults.FaultKind), None for a request handled normally.
+    fault: str | None = None
+    # False when the bot never received the answer (an injected dropped connection).
+    delivered: bool = True
+    fake: FakeDiscord | None = field(default=None, repr=False, compare=False)
 
     @property
     def error_code(self) -> int | None:
@@ -65,9 +79,67 @@ class RequestRecord:
             return int(code) if code is not None else None
         return None
 
+    def _id(self, name: str) -> int | None:
+        value = self.params.get(name)
+        return int(value) if value is not None and value.isdigit() else None
+
+    @property
+    def channel_id(self) -> int | None:
+        channel = self.channel
+        return None if channel is None else channel.id
+
+    @property
+    def message_id(self) -> int | None:
+        message = self.message
+        return None if message is None else message.id
+
+    @property
+    def interaction(self) -> FakeInteraction | None:
+        """The interaction of a callback or of an interaction-token webhook request."""
+        if self.fake is None:
+            return None
+        interaction_id = self._id("interaction_id")
+        if interaction_id is not None:
+            return self.fake.interactions.get(interaction_id)
+        token = self.params.get("token")
+        return None if token is None else self.fake.interactions_by_token.get(token)
+
+    @property
+    def channel(self) -> FakeChannel | None:
+        """The channel the request acts in (for interaction routes, the interaction's)."""
+        if self.fake is None:
+            return None
+        channel_id = self._id("channel_id")
+        if channel_id is not None:
+            return self.fake.channels.get(channel_id)
+        interaction = self.interaction
+        return None if interaction is None else interaction.channel
+
+    @property
+    def message(self) -> FakeMessage | None:
+        """The message a request edits or deletes (channel or webhook message routes)."""
+        raw = self.params.get("message_id")
+        if raw is None:
+            return None
+        if raw == "@original":
+            interaction = self.interaction
+            return None if interaction is None else interaction.response_message
+        channel = self.channel
+        message_id = self._id("message_id")
+        if channel is None or message_id is None:
+            return None
+        return channel.all_messages.get(message_id)
+
+    @property
+    def is_dm(self) -> bool:
+        channel = self.channel
+        return channel is not None and channel.is_dm
+
     def __str__(self) -> str:
         code = f" code={self.error_code}" if self.error_code is not None else ""
-        return f"{self.method} {self.path} -> {self.status}{code}"
+        fault = f" [injected: {self.fault}]" if self.fault is not None else ""
+        lost = "" if self.delivered else " (no answer reached the bot)"
+        return f"{self.method} {self.path} -> {self.status}{code}{fault}{lost}"
 
 
 @dataclass
@@ -81,16 +153,6 @@ class Problem:
 
     def __str__(self) -> str:
         return f"[{self.kind}] {self.detail}"
-
-
-@dataclass
-class RateLimitRule:
-    method: str | None
-    route: str
-    remaining: int
-    retry_after: float
-    is_global: bool
-    hits: int = 0
 
 
 @dataclass
@@ -114,6 +176,7 @@ class FakeDiscord:
         token: str = "fake-token",
         time_source: Callable[[], float] | None = None,
         shard_count: int = 1,
+        max_concurrency: int = 1,
         gateway_compression: str | None = None,
     ) -> None:
         self.token = token
@@ -132,13 +195,19 @@ class FakeDiscord:
         self.interactions_by_user: dict[int, list[FakeInteraction]] = {}
         self.requests: list[RequestRecord] = []
         self.problems: list[Problem] = []
-        self.rate_limits: list[RateLimitRule] = []
+        # Every fault injected into a request (fail, drop, rate_limit, hold, chaos, a
+        # player's fault=), in order.
+        self.injected_faults: list[InjectedFault] = []
+        self.faults = FaultInjector(self)
+        # Timers the fake runs (interaction windows after a fault), cancelled at stop.
+        self.timers: set[asyncio.TimerHandle] = set()
         # How long a player action waits for the bot's first answer before failing.
         self.answer_timeout = 5.0
         # Discord's window for the first answer to an interaction.
         self.callback_deadline = 3.0
         self.gateway = GatewayServer(self)
         self.gateway.shard_count = shard_count
+        self.gateway.max_concurrency = max_concurrency
         self.gateway.compression = gateway_compression
         self.rest = RestApi(self)
         self._waiters: list[_Waiter] = []
@@ -161,6 +230,12 @@ class FakeDiscord:
         await web.SockSite(self._runner, sock).start()
 
     async def stop(self) -> None:
+        if self.faults.chaos is not None:
+            await self.faults.chaos.stop()
+        self.faults.abandon_holds()
+        for timer in list(self.timers):
+            timer.cancel()
+        self.timers.clear()
         await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -298,7 +373,7 @@ class FakeDiscord:
         """Every problem, plus interactions that never got an answer."""
         problems = list(self.problems)
         for interaction in self.interactions.values():
-            unanswered = interaction.callback_type is None and not interaction.late
+            unanswered = interaction.callback_type is None and not interaction.dead
             if interaction.expect_answer and unanswered:
                 problems.append(
                     Problem("no-answer", f"the bot never answered {interaction.description}")
@@ -322,11 +397,22 @@ class FakeDiscord:
         channels: tuple[str, ...] = ("general",),
         bot_permissions: discord.Permissions | int | None = None,
         everyone_permissions: discord.Permissions | int | None = None,
+        shard: int | None = None,
     ) -> FakeGuild:
-        """A guild with the bot in it (and its role), an owner and text channels."""
+        """A guild with the bot in it (and its role), an owner and text channels.
+        ``shard`` picks an id whose events go to that shard, ``(id >> 22) % shard_count``
+        (with a frozen test clock every new id would otherwise land on one shard)."""
         owner = FakeUser(self.snowflakes.next(), f"{name.lower().replace(' ', '-')}-owner")
         self.users[owner.id] = owner
-        guild = FakeGuild(self, self.snowflakes.next(), name, owner.id)
+        if shard is None:
+            guild_id = self.snowflakes.next()
+        else:
+            if not 0 <= shard < self.gateway.shard_count:
+                raise FakeUsageError(
+                    f"shard {shard} does not exist: the fake has {self.gateway.shard_count}"
+                )
+            guild_id = self.snowflakes.next_on_shard(shard, self.gateway.shard_count)
+        guild = FakeGuild(self, guild_id, name, owner.id)
         everyone = as_permission_value(everyone_permissions or DEFAULT_EVERYONE_PERMISSIONS)
         guild.roles[guild.id] = FakeRole(guild.id, "@everyone", everyone)
         bot_role = FakeRole(
@@ -353,8 +439,13 @@ class FakeDiscord:
             guild.channels[channel.id] = channel
             self.channels[channel.id] = channel
         session = self.gateway.session_for(guild.id)
-        if session is not None:
-            await session.dispatch("GUILD_CREATE", guild.payload(with_all_members=False))
+        if session is not None and session.wants(GUILDS_INTENT):
+            with_members = session.wants(GUILD_MEMBERS_INTENT)
+            await session.dispatch(
+                "GUILD_CREATE",
+                guild.payload(with_all_members=with_members, joining=True),
+                guild_id=guild.id,
+            )
         self.notify()
         return guild
 
@@ -398,10 +489,10 @@ class FakeDiscord:
         member = FakeMember(player.user, guild, role_ids, self.now(), nick=nick)
         guild.members[player.id] = member
         session = self.gateway.session_for(guild.id)
-        if session is not None and session.wants(1 << 1):
+        if session is not None and session.wants(GUILD_MEMBERS_INTENT):
             data = member.payload()
             data["guild_id"] = str(guild.id)
-            await session.dispatch("GUILD_MEMBER_ADD", data)
+            await session.dispatch("GUILD_MEMBER_ADD", data, guild_id=guild.id)
         self.notify()
         return player
 
@@ -443,14 +534,45 @@ class FakeDiscord:
 
     async def store_message(self, message: FakeMessage) -> None:
         message.channel.all_messages[message.id] = message
+        message.keep_version(self.now())
         if message.visible_to is None:
             await self._dispatch_message("MESSAGE_CREATE", message)
 
     async def message_edited(self, message: FakeMessage) -> None:
         message.edited_timestamp = self.now()
         message.edit_count += 1
+        message.keep_version(self.now())
         if message.visible_to is None:
             await self._dispatch_message("MESSAGE_UPDATE", message)
+
+    async def delete_message(self, message: FakeMessage, *, by: Any = None) -> None:
+        """Someone deletes a message (a moderator removing the bot's game message, say).
+        ``by`` is a Player or user; by default the guild's owner. They need to be its
+        author or have Manage Messages in the channel, as on Discord. The bot gets
+        MESSAGE_DELETE (with the messages intent); its later edits get 404 / 10008."""
+        current = message.channel.all_messages.get(message.id)
+        if current is None or current.deleted:
+            raise FakeUsageError(f"message {message.id} is already gone")
+        if current.visible_to is not None:
+            raise FakeUsageError(
+                "an ephemeral message can only be dismissed by its user, in their client: "
+                "Discord tells nobody"
+            )
+        guild = current.channel.guild
+        if guild is None:
+            raise FakeUsageError("nobody can delete the bot's messages in a DM channel")
+        user = self.users[guild.owner_id] if by is None else getattr(by, "user", by)
+        allowed = user.id == current.author.id or bool(
+            guild.permissions_of(user.id, current.channel) & MANAGE_MESSAGES
+        )
+        if not allowed:
+            raise FakeUsageError(
+                f"{user.name} may not delete someone else's message in #{current.channel.name}"
+                " (Manage Messages)"
+            )
+        current.deleted_by = user.id
+        await self.message_deleted(current)
+        self.notify()
 
     async def message_deleted(self, message: FakeMessage) -> None:
         message.deleted = True
@@ -511,8 +633,10 @@ class FakeDiscord:
         source_message: FakeMessage | None = None,
         command_name: str | None = None,
         custom_id: str | None = None,
+        fault: CallbackFault | str | None = None,
     ) -> FakeInteraction:
-        """Build an INTERACTION_CREATE the way Discord does and push it to the bot."""
+        """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
+        ``fault`` makes the bot's callback fail that way (see CallbackFault)."""
         guild = channel.guild
         interaction = FakeInteraction(
             fake=self,
@@ -529,6 +653,9 @@ class FakeDiscord:
             command_name=command_name,
             custom_id=custom_id,
         )
+        if fault is not None:
+            # Planned before the bot can see the interaction: it may answer at once.
+            interaction.planned_faults.append((CallbackFault.of(fault), "player"))
         payload: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(self.application_id),
@@ -569,33 +696,133 @@ class FakeDiscord:
         # Stamped before the write: the bot may answer before the send call returns.
         interaction.sent_at = time.perf_counter()
         try:
-            await self.gateway.send_interaction(payload, None if guild is None else guild.id)
+            interaction.shard_id = await self.gateway.send_interaction(
+                payload, None if guild is None else guild.id
+            )
         except BaseException:
             interaction.expect_answer = False
             raise
         self.notify()
         return interaction
 
-    # -- fidelity knobs -----------------------------------------------------------------
+    # -- faults -------------------------------------------------------------------------
+
+    def fail(
+        self,
+        route: str,
+        *,
+        method: str | None = None,
+        status: int = 503,
+        code: int | None = None,
+        message: str | None = None,
+        times: int | None = 1,
+        when: Callable[[RequestRecord], Any] | None = None,
+        delay: float = 0.0,
+    ) -> FaultRule:
+        """Answer the next ``times`` requests to ``route`` (a template from
+        ``fakediscord.routes``, or ``routes.ANY``) that match ``method`` and ``when(record)``
+        with an error Discord did NOT act on: ``status`` with ``{"code": code, "message":
+        ...}`` (Discord's text for known codes). ``times=None`` fails every one until
+        ``rule.cancel()``. On an interaction callback, 404 / 10062 kills the interaction."""
+        if status == 429:
+            raise FakeUsageError("a 429 needs retry_after and a Via header: use rate_limit()")
+        if not 400 <= status <= 599:
+            raise FakeUsageError(f"fail() answers an error status, not {status}")
+        rule = FaultRule(
+            "fail",
+            route,
+            method,
+            times,
+            when,
+            status=status,
+            code=code,
+            message=message,
+            delay=delay,
+            source="fail",
+        )
+        return self.faults.add(rule)
+
+    def drop(
+        self,
+        route: str,
+        *,
+        method: str | None = None,
+        applied: bool = False,
+        delay: float = 0.0,
+        times: int | None = 1,
+        when: Callable[[RequestRecord], Any] | None = None,
+    ) -> FaultRule:
+        """Close the connection of the next ``times`` matching requests without an answer
+        (after holding them ``delay`` real seconds: a time-out). ``applied=True``: Discord
+        did the request first (the message is edited) and only the answer is lost."""
+        rule = FaultRule(
+            "drop", route, method, times, when, applied=applied, delay=delay, source="drop"
+        )
+        return self.faults.add(rule)
 
     def rate_limit(
         self,
         route: str,
         *,
         method: str | None = None,
-        times: int = 1,
+        times: int | None = 1,
         retry_after: float = 0.05,
         is_global: bool = False,
-    ) -> RateLimitRule:
-        """Answer the next ``times`` requests to ``route`` (a template such as
-        "/channels/{channel_id}/messages") with 429, ``retry_after`` and a ``Via`` header."""
-        rule = RateLimitRule(method, route, times, retry_after, is_global)
-        self.rate_limits.append(rule)
-        return rule
+        when: Callable[[RequestRecord], Any] | None = None,
+    ) -> FaultRule:
+        """Answer the next ``times`` matching requests with 429, ``retry_after`` and a
+        ``Via`` header. discord.py sleeps ``retry_after`` (real seconds) and retries, five
+        tries in all: ``times=5`` or more makes the call raise HTTPException (status 429)."""
+        rule = FaultRule(
+            "rate-limit",
+            route,
+            method,
+            times,
+            when,
+            retry_after=retry_after,
+            is_global=is_global,
+            source="rate_limit",
+        )
+        return self.faults.add(rule)
+
+    def hold(
+        self,
+        route: str,
+        *,
+        method: str | None = None,
+        times: int | None = 1,
+        when: Callable[[RequestRecord], Any] | None = None,
+    ) -> HeldRequests:
+        """Hold the next ``times`` matching requests in flight until the test decides:
+        ``await handle.arrived()``, then ``handle.release()``, ``handle.drop(applied=...)``
+        or ``handle.fail(status, code)``. Held requests still pending at stop are dropped."""
+        rule = FaultRule("fail", route, method, times, when, source="hold")
+        handle = HeldRequests(self, rule)
+        self.faults.holds.append(handle)
+        return handle
+
+    def chaos(self, *, seed: int, **settings: Any) -> Chaos:
+        """Inject faults at random into the bot's gameplay requests, repeatably for a seed
+        (see ChaosSettings for the knobs). ``await chaos.stop()`` turns it off."""
+        if self.faults.chaos is not None and self.faults.chaos.active:
+            raise FakeUsageError("chaos is already on: stop it first")
+        chaos = Chaos(self, ChaosSettings(seed=seed, **settings))
+        self.faults.chaos = chaos
+        return chaos
+
+    def faults_of(self, kind: str | None = None, source: str | None = None) -> list[InjectedFault]:
+        """The injected faults of one kind and/or source."""
+        return [
+            f
+            for f in self.injected_faults
+            if (kind is None or f.kind == kind) and (source is None or f.source == source)
+        ]
 
     # -- reading the log ----------------------------------------------------------------
 
     def requests_to(self, route: str, method: str | None = None) -> list[RequestRecord]:
         return [
-            r for r in self.requests if r.route == route and (method is None or r.method == method)
+            r
+            for r in self.requests
+            if (route == routes.ANY or r.route == route) and (method is None or r.method == method)
         ]

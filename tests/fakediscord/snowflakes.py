@@ -21,3 +21,12 @@ class SnowflakeFactory:
         candidate = (milliseconds - DISCORD_EPOCH_MS) << 22
         self._last = max(candidate, self._last + 1)
         return self._last
+
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose guild lives on ``shard_id`` (Discord: ``(id >> 22) %
+        shard_count``): a few milliseconds later when needed, still increasing."""
+        candidate = self.next()
+        while (candidate >> 22) % shard_count != shard_id:
+            candidate = ((candidate >> 22) + 1) << 22
+        self._last = candidate
+        return candidate

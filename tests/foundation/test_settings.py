@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import RedactToken, configure_logging
 from bot.config import Settings, load_settings
 from bot.guild_settings import GuildSettings, load_guild_settings, save_guild_overrides
+from bot.logs import RedactingHandler, configure_logging
 from bot.storage import Database
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.not-a-real-token-but-secret"
@@ -173,9 +173,8 @@ def restore_root_logging() -> Iterator[None]:
 
 def capture_with_redaction(token: str) -> tuple[logging.Logger, io.StringIO, logging.Handler]:
     stream = io.StringIO()
-    handler = logging.StreamHandler(stream)
+    handler = RedactingHandler(token, stream)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactToken(token))
     logger = logging.getLogger("tests.foundation.redaction")
     logger.handlers[:] = [handler]
     logger.propagate = False
@@ -183,7 +182,7 @@ def capture_with_redaction(token: str) -> tuple[logging.Logger, io.StringIO, log
     return logger, stream, handler
 
 
-def test_redact_token_hides_it_in_messages_arguments_and_tracebacks() -> None:
+def test_redaction_hides_it_in_messages_arguments_and_tracebacks() -> None:
     logger, stream, _ = capture_with_redaction(TOKEN)
     logger.info("plain %s", "text")
     logger.warning("token in the message " + TOKEN)

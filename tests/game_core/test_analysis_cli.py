@@ -44,11 +44,12 @@ def run_json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, A
     return report
 
 
-def rows_after(text: str, heading: str, count: int) -> list[list[str]]:
-    """The ``count`` lines after the column header that follows ``heading``, split."""
+def cells_of(text: str, heading: str, count: int) -> list[list[str]]:
+    """The cells of the ``count`` rows under the column header that follows ``heading``
+    (columns are at least two spaces apart; a cell may hold one space)."""
     lines = text.splitlines()
     start = lines.index(heading) + 2
-    return [line.split() for line in lines[start : start + count]]
+    return [re.split(r"\s{2,}", line.strip()) for line in lines[start : start + count]]
 
 
 def test_every_game_in_the_issue_is_offered() -> None:
@@ -103,20 +104,27 @@ def test_knucklebones_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
     out, _ = run_cli(capsys, ["knucklebones", "--games", "500", "--seed", "9"])
     lines = out.splitlines()
     assert lines[0].startswith("Knucklebones: 500 games, random (P1) vs random (P2), seed 9")
-    shares = [
-        line.split()
-        for line in lines
-        if line.startswith(("  player moving first", "  player moving second", "  draws"))
+    shares = cells_of(out, "Who wins, by turn order", 3)
+    assert [row[0] for row in shares] == [
+        "player moving first wins",
+        "player moving second wins",
+        "draw",
     ]
-    assert len(shares) == 3
-    assert sum(int(cells[-2].replace(",", "")) for cells in shares) == 500
-    assert sum(float(cells[-1].rstrip("%")) for cells in shares) == pytest.approx(100, abs=0.2)
-    assert any(line.startswith("First-player win rate among decided games") for line in lines)
-    assert re.search(rf"95% CI\s+{NUMBER}% to\s+{NUMBER}%", out)
-    columns = [line.split() for line in lines if line.startswith("  column ")]
-    assert [cells[1] for cells in columns] == ["1", "2", "3"]
-    assert sum(int(cells[2].replace(",", "")) for cells in columns) == 500
-    assert re.search(rf"Game length in turns \(placements\): mean {NUMBER}, sd {NUMBER}", out)
+    assert sum(int(row[1].replace(",", "")) for row in shares) == 500
+    assert sum(float(row[2].rstrip("%")) for row in shares) == pytest.approx(100, abs=0.2)
+    assert re.search(
+        rf"Moving first wins {NUMBER}% of decided games \(95% CI {NUMBER}% to {NUMBER}%\)", out
+    )
+    players = cells_of(out, "Who wins, by named player (each moved first in half the games)", 2)
+    assert [row[0] for row in players] == ["P1 random", "P2 random"]
+    columns = cells_of(out, "The first die's column and the first player's result", 3)
+    assert [row[0] for row in columns] == ["1", "2", "3"]
+    assert sum(int(row[1].replace(",", "")) for row in columns) == 500
+    assert re.search(
+        rf"Game length in turns \(one turn = one die placed\): mean {NUMBER}, standard "
+        rf"deviation {NUMBER}",
+        out,
+    )
     assert "Scenario" not in out
 
 
@@ -155,18 +163,19 @@ def test_knucklebones_ai_players_use_the_engine_path(capsys: pytest.CaptureFixtu
 
 def test_diceman_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
     out, _ = run_cli(capsys, ["diceman", "--games", "0"])
-    header = next(line for line in out.splitlines() if line.split() == COMBO_LABELS)
-    rows = out.splitlines()[out.splitlines().index(header) + 1 :][:6]
-    for label, row in zip(COMBO_LABELS, rows, strict=True):
-        cells = row.split()
+    heading = next(line for line in out.splitlines() if line.startswith("Diceman, one round"))
+    rows = cells_of(out, heading, 6)
+    for label, cells in zip(COMBO_LABELS, rows, strict=True):
         assert cells[0] == label
-        # Six cells, each a probability and a signed expected damage balance.
-        assert len(cells) == 13
-        assert all(0 <= float(p) <= 1 for p in cells[1::2])
-        assert all(re.fullmatch(r"[-+]\d+\.\d\d", b) for b in cells[2::2])
-    assert "Equilibrium" in out
+        # Six cells, each a percentage (as /odds diceman shows) and a signed balance.
+        assert len(cells) == 7
+        for cell in cells[1:]:
+            chance, balance = cell.split(" ")
+            assert 0 <= float(chance.rstrip("%")) <= 100 and chance.endswith("%")
+            assert re.fullmatch(r"[-+]\d+\.\d\d", balance)
+    assert "The mix no combination beats on damage balance" in out
     # --games 0 skips the simulation part altogether.
-    assert "Full 20-life games" not in out
+    assert "Whole games" not in out
 
 
 def test_diceman_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,15 +196,18 @@ def test_diceman_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
 def test_weighted_dice_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["weighted-dice", "--games", "3", "--players", "5", "7", "--seed", "2"]
     out, _ = run_cli(capsys, argv)
-    for heading in ("P(row roller wins), %", "P(tie: the house wins), %"):
+    for heading in ("The row's roller wins", "A tie (the house takes every bet)"):
         lines = out.splitlines()
-        assert lines[lines.index(heading) + 1].split() == DIE_NAMES
-        for die, cells in zip(DIE_NAMES, rows_after(out, heading, 6), strict=True):
+        assert lines[lines.index(heading) + 1].split() == ["row", *DIE_NAMES]
+        for die, cells in zip(DIE_NAMES, cells_of(out, heading, 6), strict=True):
             assert cells[0] == die and len(cells) == 7
-            assert all(0 <= float(value) <= 100 for value in cells[1:])
-    # One line per (players, house, bettors) mix: 2 x 2 x 2.
-    mixes = [line for line in out.splitlines() if re.match(r"\s+(5|7)\s+(greedy|random)\s", line)]
-    assert len(mixes) == 8
+            assert all(0 <= float(value.rstrip("%")) <= 100 for value in cells[1:])
+    # One line per (players, house, bettors) mix: 2 x 2 x 2, in both tables.
+    for heading in ("Rounds per game", "Where the points went"):
+        mixes = cells_of(out, heading, 8)
+        assert {(row[0], row[1]) for row in mixes} == {
+            (players, house) for players in ("5", "7") for house in ("greedy", "random")
+        }
 
 
 def test_weighted_dice_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -215,8 +227,12 @@ def test_dimension_duel_table_shape(capsys: pytest.CaptureFixture[str]) -> None:
     tau_lines = [line for line in out.splitlines() if "Tau (attacks first) wins" in line]
     assert len(tau_lines) == 2
     for line in tau_lines:
-        assert re.search(rf"wins {NUMBER}% \[95% CI {NUMBER}%-{NUMBER}%\]", line)
+        assert re.search(rf"wins {NUMBER}% \(95% CI {NUMBER}% to {NUMBER}%\)", line)
     assert len([line for line in out.splitlines() if "length in turns" in line]) == 2
+    shares = [line.split()[1:] for line in out.splitlines() if line.startswith("  duels ")]
+    assert len(shares) == 2
+    for row in shares:
+        assert sum(float(cell.rstrip("%")) for cell in row) == pytest.approx(100, abs=0.5)
 
 
 def test_dimension_duel_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -232,19 +248,45 @@ def test_dimension_duel_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "argv",
-    [[], ["poker"], ["diceman", "--seed", "x"], ["diceman", "--frobnicate"]],
-    ids=["no game", "unknown game", "bad seed", "unknown option"],
+    ("argv", "problem"),
+    [
+        ([], "the following arguments are required: GAME"),
+        (["poker"], "argument GAME: invalid choice: 'poker'"),
+        (["diceman", "--seed", "x"], "argument --seed: invalid int value: 'x'"),
+        (["diceman", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+        (["diceman", "--games", "-1"], "argument --games: must be 0 or more, not -1"),
+        (["knucklebones", "--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["knucklebones", "--games", "-5"], "argument --games: must be at least 1, not -5"),
+        (["knucklebones", "--games", "many"], "argument --games: 'many' is not a whole number"),
+        (["knucklebones", "--workers", "0"], "argument --workers: must be at least 1, not 0"),
+        (
+            ["knucklebones", "--players", "hard", "genius"],
+            "argument --players: invalid choice: 'genius'",
+        ),
+        (["weighted-dice", "--players", "4"], "argument --players: players must be 5..12"),
+        (["weighted-dice", "--house", "kind"], "argument --house: invalid choice: 'kind'"),
+        (["weighted-dice", "--bet-fraction", "2"], "argument --bet-fraction: must be above 0"),
+        (["dimension-duel", "--games", "0"], "argument --games: must be at least 1, not 0"),
+        (
+            ["dimension-duel", "--tactical-games", "-3"],
+            "argument --tactical-games: must be 0 or more, not -3",
+        ),
+    ],
 )
-def test_bad_command_lines_exit_with_usage(
-    capsys: pytest.CaptureFixture[str], argv: list[str]
+def test_a_bad_command_line_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], problem: str
 ) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == 2
     captured = capsys.readouterr()
-    assert "usage: python -m game_core.analysis" in captured.err
     assert captured.out == ""
+    assert captured.err.count("\n") == 1, captured.err
+    prog = "python -m game_core.analysis" + (
+        f" {argv[0]}" if argv[:1] != ["poker"] and argv else ""
+    )
+    assert captured.err.startswith(f"{prog}: error: {problem}"), captured.err
+    assert captured.err.endswith(f"(see {prog} --help)\n")
 
 
 def test_the_module_runs_as_a_program() -> None:

@@ -211,4 +211,4 @@ def test_analysis_report_is_repeatable_json_and_renders() -> None:
     assert report["exact"]["outcomes_enumerated"] == 80656
     assert set(report["simulation"]["pure_vs_ai"]) == {lab.label(c) for c in COMBOS}
     text = lab.render(report)
-    assert "S+H" in text and "Equilibrium" in text and "AI vs AI" in text
+    assert "S+H" in text and "The mix no combination beats" in text and "AI vs AI" in text

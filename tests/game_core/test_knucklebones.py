@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
 import random
 from typing import Any
 
@@ -237,7 +239,7 @@ def test_worked_example_through_apply() -> None:
     assert placed["type"] == "placed" and placed["player"] == 0 and placed["face"] == 3
     assert placed["removed"] == 2 and placed["removed_faces"] == [3, 3]
     assert placed["column_scores"] == [17, 5]
-    assert after.last_move is not None and after.last_move.removed == [3, 3]
+    assert after.last_move is not None and after.last_move.removed == (3, 3)
     assert public_view(after)["column_scores"] == [[0, 0, 17], [0, 0, 5]]
 
 
@@ -322,35 +324,75 @@ def test_the_player_to_move_can_time_out_and_loses() -> None:
 
 # --- apply: illegal actions change nothing --------------------------------------------------
 
-ILLEGAL: dict[str, tuple[KnucklebonesState, Any]] = {
-    "wrong player": (running([EMPTY, EMPTY], current=0), Place(player=1, column=0)),
-    "column -1": (running([EMPTY, EMPTY]), Place(player=0, column=-1)),
-    "column 3": (running([EMPTY, EMPTY]), Place(player=0, column=3)),
-    "bool column": (running([EMPTY, EMPTY]), Place.model_construct(player=0, column=True)),
-    "bool player": (running([EMPTY, EMPTY]), Place.model_construct(player=False, column=0)),
-    "seat 2": (running([EMPTY, EMPTY]), Place(player=2, column=0)),
-    "full column": (running([[[1, 2, 3], [], []], EMPTY]), Place(player=0, column=0)),
-    "after game over": (finished_by_forfeit(), Place(player=0, column=0)),
-    "forfeit after game over": (finished_by_forfeit(), Forfeit(player=1)),
-    "timeout by the waiting player": (running([EMPTY, EMPTY], current=0), Timeout(player=1)),
-    "unknown action dict": (running([EMPTY, EMPTY]), {"type": "roll", "player": 0}),
-    "bad dict": (running([EMPTY, EMPTY]), {"type": "place", "player": 0, "column": "x"}),
-    "not an action": (running([EMPTY, EMPTY]), "place 1"),
+NOT_A_MOVE = "That is not a Knucklebones move."
+NO_SUCH_PLAYER = "There is no such player in this game."
+NO_SUCH_COLUMN = "Choose one of your three columns (1, 2 or 3)."
+GAME_OVER = "This game is already over."
+
+# What each illegal action tells the player (shown to them as it is).
+ILLEGAL: dict[str, tuple[KnucklebonesState, Any, str]] = {
+    "wrong player": (
+        running([EMPTY, EMPTY], current=0),
+        Place(player=1, column=0),
+        "It is not your turn.",
+    ),
+    "column -1": (running([EMPTY, EMPTY]), Place(player=0, column=-1), NO_SUCH_COLUMN),
+    "column 3": (running([EMPTY, EMPTY]), Place(player=0, column=3), NO_SUCH_COLUMN),
+    "bool column": (running([EMPTY, EMPTY]), Place(player=0, column=True), NO_SUCH_COLUMN),
+    "str column": (running([EMPTY, EMPTY]), Place(player=0, column="1"), NO_SUCH_COLUMN),
+    "bool player": (running([EMPTY, EMPTY]), Place(player=False, column=0), NO_SUCH_PLAYER),
+    "seat 2": (running([EMPTY, EMPTY]), Place(player=2, column=0), NO_SUCH_PLAYER),
+    "full column": (
+        running([[[1, 2, 3], [], []], EMPTY]),
+        Place(player=0, column=0),
+        "Your column 1 is full; choose another column.",
+    ),
+    "full column, shared action": (
+        running([[[], [], [6, 6, 6]], EMPTY]),
+        kb.place_action(0, 2),
+        "Your column 3 is full; choose another column.",
+    ),
+    "after game over": (finished_by_forfeit(), Place(player=0, column=0), GAME_OVER),
+    "forfeit after game over": (finished_by_forfeit(), Forfeit(player=1), GAME_OVER),
+    "forfeit by seat 2": (running([EMPTY, EMPTY]), Forfeit(player=2), NO_SUCH_PLAYER),
+    "timeout by the waiting player": (
+        running([EMPTY, EMPTY], current=0),
+        Timeout(player=1),
+        "Only the player whose turn it is can run out of time.",
+    ),
+    "unknown action dict": (running([EMPTY, EMPTY]), {"type": "roll", "player": 0}, NOT_A_MOVE),
+    "bad dict": (
+        running([EMPTY, EMPTY]),
+        {"type": "place", "player": 0, "column": "x"},
+        NOT_A_MOVE,
+    ),
+    "not an action": (running([EMPTY, EMPTY]), "place 1", NOT_A_MOVE),
+    "None": (running([EMPTY, EMPTY]), None, NOT_A_MOVE),
 }
 
 
-@pytest.mark.parametrize(("state", "action"), ILLEGAL.values(), ids=ILLEGAL.keys())
-def test_illegal_actions_raise_and_leave_the_state_unchanged(
-    state: KnucklebonesState, action: Any
+@pytest.mark.parametrize(("state", "action", "message"), ILLEGAL.values(), ids=ILLEGAL.keys())
+def test_illegal_actions_say_why_and_leave_the_state_unchanged(
+    state: KnucklebonesState, action: Any, message: str
 ) -> None:
     before = state.model_dump(mode="json")
     rng = random.Random(9)
     rng_state = rng.getstate()
     with pytest.raises(IllegalMove) as raised:
         apply(state, action, rng)
-    assert raised.value.message
+    assert raised.value.message == message
     assert state.model_dump(mode="json") == before
     assert rng.getstate() == rng_state
+
+
+def test_place_action_shares_one_action_per_seat_and_column() -> None:
+    assert kb.place_action(1, 2) is kb.place_action(1, 2)
+    assert kb.place_action(1, 2) == Place(player=1, column=2)
+    # Out of range or not an int: a new action, which apply then refuses.
+    assert kb.place_action(0, 3) == Place(player=0, column=3)
+    assert kb.place_action(True, 0) == Place(player=True, column=0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        kb.place_action(0, 0).column = 1  # type: ignore[misc]
 
 
 def test_apply_accepts_plain_dict_actions() -> None:
@@ -368,10 +410,22 @@ def test_apply_never_mutates_its_input() -> None:
         column = legal_actions(state, state.current_player)[0]
         after, _ = apply(state, column, rng)
         assert state.model_dump(mode="json") == before
-        after.boards[0].append([9])  # the new state shares no lists with the old one
+        after.boards[0].append([9])  # boards are a copy: editing it changes no state
+        after.boards[0][0].append(9)
         assert state.model_dump(mode="json") == before
-        after.boards[0].pop()
+        assert sum(len(column) for column in after.boards[0]) <= 9
         state = after
+
+
+def test_a_state_cannot_be_changed_in_place() -> None:
+    state = running([[[1], [], []], EMPTY])
+    for field in ("turn", "boards", "die", "game", "winners"):
+        with pytest.raises(AttributeError):
+            setattr(state, field, 2)
+    state.boards[0][0].append(5)
+    state.winners.append(1)
+    assert state.boards == [[[1], [], []], EMPTY] and state.winners == []
+    assert copy.deepcopy(state) is state
 
 
 def test_action_adapter_parses_every_action_and_rejects_bools() -> None:
@@ -446,3 +500,116 @@ def test_inconsistent_saved_states_are_rejected(change: dict[str, Any]) -> None:
     data = running([EMPTY, EMPTY]).model_dump(mode="json") | change
     with pytest.raises(pydantic.ValidationError):
         KnucklebonesState.model_validate(data)
+    with pytest.raises(pydantic.ValidationError):
+        KnucklebonesState(**data)
+    with pytest.raises(kb.InvalidState):
+        kb.load_state(data)
+
+
+# --- stored state: load_state and dump_state -------------------------------------------------
+
+
+def a_played_state() -> KnucklebonesState:
+    state = running([[[4, 4], [2], []], [[6, 1], [], [3]]], current=0, die=4, turn=7)
+    return apply(state, Place(player=0, column=2), random.Random(3))[0]
+
+
+def test_dump_state_is_the_json_data_and_load_state_reads_it_back() -> None:
+    state = a_played_state()
+    data = kb.dump_state(state)
+    assert data == kb.StateData.model_validate(data).model_dump(mode="json")
+    assert data == state.model_dump(mode="json")
+    assert json.loads(state.model_dump_json()) == data
+    assert kb.load_state(data) == state
+    assert kb.load_state(json.loads(json.dumps(data))) == state
+    finished = apply(state, Forfeit(player=1), random.Random(0))[0]
+    assert kb.load_state(kb.dump_state(finished)) == finished
+
+
+def test_load_state_shares_no_lists_with_the_data() -> None:
+    data = kb.dump_state(a_played_state())
+    state = kb.load_state(data)
+    data["boards"][0][0].append(6)
+    data["winners"].append(0)
+    data["last_move"]["removed"].append(4)
+    assert state == a_played_state()
+
+
+def test_load_state_reads_older_and_looser_shapes_as_the_model_does() -> None:
+    data = kb.dump_state(a_played_state())
+    for key in ("game", "phase", "turn", "last_move", "winners", "draw", "end_reason", "ended_by"):
+        older = {k: v for k, v in data.items() if k != key}
+        assert kb.load_state(older) == KnucklebonesState(**older)
+    extra = data | {"note": "ignored", "draw": 0}
+    assert kb.load_state(extra) == KnucklebonesState(**extra)
+    odd_last_move = data | {"last_move": {"player": 1, "column": 0, "face": 2, "removed": [5]}}
+    assert kb.load_state(odd_last_move).last_move == kb.LastMove(
+        player=1, column=0, face=2, removed=(5,)
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"boards": [[[1, 2, 3, 4], [], []], EMPTY]}, "the state"),
+        ({"boards": [[[7], [], []], EMPTY]}, "boards.0.0.0"),
+        ({"boards": [[[True], [], []], EMPTY]}, "boards.0.0.0"),
+        ({"boards": [[[1.0], [], []], EMPTY]}, "boards.0.0.0"),
+        ({"turn": 0}, "turn"),
+        ({"turn": "5"}, "turn"),
+        ({"die": 9}, "die"),
+        ({"current_player": True}, "current_player"),
+        ({"winners": [2]}, "winners.0"),
+        ({"phase": "paused"}, "phase"),
+        ({"game": "diceman"}, "game"),
+        ({"end_reason": "bored"}, "end_reason"),
+        ({"last_move": {"player": 0, "column": 3, "face": 1}}, "last_move.column"),
+    ],
+)
+def test_load_state_names_what_is_wrong(change: dict[str, Any], where: str) -> None:
+    data = kb.dump_state(a_played_state()) | change
+    with pytest.raises(kb.InvalidState) as raised:
+        kb.load_state(data)
+    assert str(raised.value).startswith(f"Stored Knucklebones state: {where}: ")
+
+
+@pytest.mark.parametrize("data", [None, "{}", [], 7, {"boards": "none"}])
+def test_load_state_rejects_what_is_not_a_state(data: object) -> None:
+    with pytest.raises(kb.InvalidState, match=r"^Stored Knucklebones state: "):
+        kb.load_state(data)
+
+
+class Holder(pydantic.BaseModel):
+    """What the bot's session state looks like: a model with the engine state inside."""
+
+    engine: KnucklebonesState
+    note: str = ""
+
+
+def test_a_pydantic_model_holds_a_state_through_load_state_and_dump_state() -> None:
+    state = a_played_state()
+    holder = Holder.model_validate({"engine": kb.dump_state(state), "note": "x"})
+    assert holder.engine == state
+    assert holder.model_dump(mode="json") == {"engine": kb.dump_state(state), "note": "x"}
+    assert Holder.model_validate_json(holder.model_dump_json()) == holder
+    assert Holder(engine=state).engine is state
+    broken = kb.dump_state(state) | {"die": 0}
+    with pytest.raises(pydantic.ValidationError, match="Stored Knucklebones state: die: "):
+        Holder.model_validate({"engine": broken})
+
+
+def test_model_copy_validates_the_result() -> None:
+    state = running([EMPTY, EMPTY])
+    full = state.model_copy(update={"boards": [[[1, 2, 3], [], []], EMPTY]})
+    assert full.boards == [[[1, 2, 3], [], []], EMPTY] and full.turn == state.turn
+    with pytest.raises(pydantic.ValidationError):
+        state.model_copy(update={"boards": [[[1, 2, 3, 4], [], []], EMPTY]})
+
+
+def test_apply_rolls_through_a_scripted_rng() -> None:
+    class AlwaysSix(random.Random):
+        def randint(self, a: int, b: int) -> int:
+            return b
+
+    after, events = apply(running([EMPTY, EMPTY]), kb.place_action(0, 0), AlwaysSix(1))
+    assert after.die == 6 and events[-1]["face"] == 6

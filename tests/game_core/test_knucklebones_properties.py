@@ -6,6 +6,7 @@ import copy
 import json
 import random
 
+import pydantic
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -159,3 +160,244 @@ def test_column_score_matches_the_definition(column: list[int]) -> None:
 def test_place_actions_are_the_only_legal_actions_listed() -> None:
     state, _ = new_game(random.Random(0), first=0)
     assert legal_actions(state, 0) == [Place(player=0, column=c) for c in range(3)]
+
+
+# --- the fast path against the validated path ----------------------------------------------
+
+
+def reference_apply(
+    state: KnucklebonesState, action: kb.Place | kb.Forfeit | kb.Timeout, rng: random.Random
+) -> tuple[KnucklebonesState, list[Event]]:
+    """The rules written plainly from the validated pieces: ``place``, ``board_score``,
+    ``rng.randint`` and a new state built through ``StateData`` validation. ``apply``
+    builds its states without validation and must agree with this on every move."""
+    data = state.model_dump(mode="json")
+    player = action.player
+    if isinstance(action, kb.Forfeit | kb.Timeout):
+        reason = "forfeit" if isinstance(action, kb.Forfeit) else "timeout"
+        scores = [board_score(board) for board in data["boards"]]
+        data |= {
+            "phase": "finished",
+            "die": None,
+            "winners": [1 - player],
+            "draw": False,
+            "end_reason": reason,
+            "ended_by": player,
+        }
+        over = {
+            "type": "game_over",
+            "reason": reason,
+            "winners": [1 - player],
+            "draw": False,
+            "scores": scores,
+            "turn": state.turn,
+            "player": player,
+        }
+        return KnucklebonesState(**data), [over]
+    column, face, turn = action.column, data["die"], data["turn"]
+    boards = data["boards"]
+    before = len(boards[1 - player][column])
+    boards[player], boards[1 - player] = place(boards[player], boards[1 - player], column, face)
+    removed = before - len(boards[1 - player][column])
+    scores = [board_score(board) for board in boards]
+    placed = {
+        "type": "placed",
+        "player": player,
+        "column": column,
+        "face": face,
+        "removed": removed,
+        "removed_faces": [face] * removed,
+        "column_scores": [column_score(board[column]) for board in boards],
+        "scores": scores,
+        "turn": turn,
+    }
+    removed_faces = [face] * removed
+    data["last_move"] = {"player": player, "column": column, "face": face, "removed": removed_faces}
+    if sum(len(faces) for faces in boards[player]) == 9:
+        mine, theirs = scores[player], scores[1 - player]
+        winners = [] if mine == theirs else [player if mine > theirs else 1 - player]
+        data |= {
+            "phase": "finished",
+            "die": None,
+            "winners": winners,
+            "draw": not winners,
+            "end_reason": "normal",
+        }
+        over = {
+            "type": "game_over",
+            "reason": "normal",
+            "winners": winners,
+            "draw": not winners,
+            "scores": scores,
+            "turn": turn,
+        }
+        return KnucklebonesState(**data), [placed, over]
+    die = rng.randint(1, 6)
+    data |= {"current_player": 1 - player, "die": die, "turn": turn + 1}
+    rolled = {"type": "rolled", "player": 1 - player, "face": die, "turn": turn + 1}
+    return KnucklebonesState(**data), [placed, rolled]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    first=firsts,
+    choices=picks,
+    give_up_at=st.none() | st.integers(min_value=0, max_value=30),
+    give_up_by=st.sampled_from(["forfeit 0", "forfeit 1", "timeout"]),
+)
+def test_apply_agrees_with_the_validated_reference_on_random_play(
+    seed: int, first: int | None, choices: list[int], give_up_at: int | None, give_up_by: str
+) -> None:
+    fast_rng, reference_rng = random.Random(seed), random.Random(seed)
+    state, _ = new_game(fast_rng, first)
+    reference, _ = new_game(reference_rng, first)
+    move = 0
+    while state.phase == "place":
+        action: kb.Place | kb.Forfeit | kb.Timeout
+        if move == give_up_at:
+            kind, _, seat = give_up_by.partition(" ")
+            if kind == "forfeit":
+                action = kb.Forfeit(player=int(seat))
+            else:
+                action = kb.Timeout(player=state.current_player)
+        else:
+            options = legal_actions(state, state.current_player)
+            action = options[choices[move % len(choices)] % len(options)]
+        state, events = apply(state, action, fast_rng)
+        reference, reference_events = reference_apply(reference, action, reference_rng)
+        assert state == reference and events == reference_events
+        # What the bot stores and loads back: the fast and the validated readers agree.
+        data = kb.dump_state(state)
+        assert data == kb.StateData.model_validate(data).model_dump(mode="json")
+        assert kb.load_state(data) == state
+        assert KnucklebonesState.model_validate_json(state.model_dump_json()) == state
+        assert kb.result(state) == kb.result(reference)
+        move += 1
+
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-2, max_value=8)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["place", "finished", "normal", "forfeit", "knucklebones", "", "1"])
+)
+# Near misses first (a bool for an int, an int just out of range, a float, a string), then
+# any plain value, then lists and objects of them.
+NEAR_MISSES: list[object] = [
+    *(None, True, False, -1, 0, 1, 2, 3, 6, 7, 1.0, "", "1", "place", "finished", "normal"),
+    *([], [1], [7], [True], [1, 1, 1, 1], {}, {"player": 0, "column": 0, "face": 1}),
+]
+near_misses = st.sampled_from(NEAR_MISSES)
+json_values = (
+    near_misses
+    | scalars
+    | st.recursive(
+        scalars,
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.sampled_from(["player", "column", "face", "removed"]), children)
+        ),
+        max_leaves=8,
+    )
+)
+FIELDS = [
+    "game",
+    "phase",
+    "turn",
+    "first_player",
+    "current_player",
+    "die",
+    "boards",
+    "last_move",
+    "winners",
+    "draw",
+    "end_reason",
+    "ended_by",
+]
+
+
+def stored_state(seed: int, moves: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    state, _ = new_game(rng)
+    for _ in range(moves):
+        if state.phase != "place":
+            break
+        state, _ = apply(state, rng.choice(legal_actions(state, state.current_player)), rng)
+    return kb.dump_state(state)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**16),
+    moves=st.integers(min_value=0, max_value=25),
+    changes=st.lists(
+        st.tuples(
+            st.sampled_from([*FIELDS, "boards cell", "boards column", "last_move field"]),
+            st.integers(min_value=0, max_value=5),
+            json_values,
+            st.booleans(),
+        ),
+        max_size=3,
+    ),
+)
+def test_load_state_accepts_and_rejects_exactly_what_validation_does(
+    seed: int, moves: int, changes: list[tuple[str, int, object, bool]]
+) -> None:
+    data = stored_state(seed, moves)
+    for where, index, value, delete in changes:
+        change(data, where, index, value, delete)
+    assert_loaders_agree(data)
+
+
+def change(data: dict[str, object], where: str, index: int, value: object, delete: bool) -> None:
+    """Corrupt one place of stored state data, in place."""
+    boards = data.get("boards")
+    board = boards[index % 2] if isinstance(boards, list) and len(boards) == 2 else None
+    if where == "boards cell":
+        column = board[index % 3] if isinstance(board, list) and len(board) == 3 else None
+        if isinstance(column, list) and column:
+            column[index % len(column)] = value
+    elif where == "boards column":
+        if isinstance(board, list) and len(board) == 3:
+            board[index % 3] = value
+    elif where == "last_move field":
+        if isinstance(data.get("last_move"), dict):
+            key = ["player", "column", "face", "removed"][index % 4]
+            data["last_move"][key] = value  # type: ignore[index]
+    elif delete:
+        data.pop(where, None)
+    else:
+        data[where] = value
+
+
+def assert_loaders_agree(data: dict[str, object]) -> None:
+    """``load_state`` (fast path or not) and validation accept and reject the same data."""
+    try:
+        expected: KnucklebonesState | None = KnucklebonesState(**data)
+    except pydantic.ValidationError:
+        expected = None
+    try:
+        loaded: KnucklebonesState | None = kb.load_state(data)
+    except kb.InvalidState as error:
+        assert str(error).startswith("Stored Knucklebones state: ")
+        loaded = None
+    assert loaded == expected, data
+
+
+def test_every_near_miss_in_every_field_loads_as_validation_says() -> None:
+    """Deterministic companion of the test above: each field and nested place of a few
+    stored states, corrupted with each near miss in turn (or deleted)."""
+    rng = random.Random(12)
+    states = [stored_state(seed, moves) for seed, moves in ((1, 0), (2, 7), (3, 16), (4, 40))]
+    forfeited = apply(kb.load_state(states[1]), kb.Forfeit(player=1), rng)[0]
+    states.append(kb.dump_state(forfeited))
+    places = [*FIELDS, "boards cell", "boards column", "last_move field"]
+    for stored in states:
+        for where in places:
+            for index in range(6):
+                for value in [*NEAR_MISSES, "deleted"]:
+                    data = copy.deepcopy(stored)
+                    change(data, where, index, value, delete=value == "deleted")
+                    assert_loaders_agree(data)

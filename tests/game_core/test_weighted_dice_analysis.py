@@ -167,7 +167,7 @@ def test_run_is_repeatable_and_reports_both_table_sizes() -> None:
         assert 0 < sim["points"]["house_share"] < 1
     json.dumps(report)
     text = lab.render(report)
-    assert "P(row roller wins)" in text and "P(tie: the house wins)" in text
+    assert "The row's roller wins" in text and "A tie (the house takes every bet)" in text
     assert "greedy" in text and "proportional" in text
 
 
