@@ -74,17 +74,12 @@ def warm_up() -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def escaped(name: str) -> str:
-    """A display name safe inside Discord markdown (``**bold**__`` stays literal)."""
-    return escape(name)
-
-
 def last_move_text(view: Mapping[str, Any], players: Sequence[Player]) -> str:
     """What the last move did, e.g. "Ann put a 3 in column 2, knocking out two 3s"."""
     last = view.get("last_move")
     if last is None:
         return ""
-    mover = escaped(players[last["player"]].name)
+    mover = escape(players[last["player"]].name)
     removed = len(last["removed"])
     did = f"{mover} put a {last['face']} in column {last['column'] + 1}"
     if removed:
@@ -131,8 +126,8 @@ def result_line(view: Mapping[str, Any], players: Sequence[Player]) -> str:
         return f"🤝 Draw, {score_line(scores)}."
     winner_seat = winners[0]
     line = f"{scores[winner_seat]}–{scores[1 - winner_seat]}"
-    winner = escaped(players[winner_seat].name)
-    loser = escaped(players[1 - winner_seat].name)
+    winner = escape(players[winner_seat].name)
+    loser = escape(players[1 - winner_seat].name)
     if reason == "forfeit":
         return f"🏳️ {loser} forfeited: **{winner}** wins, {line}."
     if reason == "timeout":
