@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from bot.games import Seat, Session  # noqa: E402
 from bot.leaderboard import GAMES, leaderboard_page, player_stats  # noqa: E402
 from bot.results import record_result  # noqa: E402
-from bot.storage import Database  # noqa: E402
+from bot.storage import Database, SQLiteDatabase  # noqa: E402
 from cogs.leaderboard import leaderboard_embed, stats_embed  # noqa: E402
 from game_core.base import GameResult  # noqa: E402
 
@@ -479,7 +479,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         path = args.db or Path(scratch) / "bench.db"
         generator = Generator(args.results, args.servers, args.players)
-        db = Database(path)
+        db = SQLiteDatabase(path)
         fresh = not path.exists()
         await db.open()
         await db.migrate()

@@ -1,4 +1,5 @@
-"""``python -m bot``: run the bot; ``python -m bot backup``; ``python -m bot healthcheck``.
+"""``python -m bot``: run the bot; ``python -m bot backup``; ``python -m bot healthcheck``;
+``python -m bot copy-to-postgres``.
 
 Exit codes: 0 a clean stop (SIGTERM/SIGINT) or a done command; 1 an unexpected error (or
 a stop that had to be forced); 2 something only the host can fix (a setting, the token, the
@@ -39,6 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
         "healthcheck",
         help="exit 0 if the running bot is connected to Discord, else 1 (Docker HEALTHCHECK)",
     )
+    copy = commands.add_parser(
+        "copy-to-postgres",
+        help="copy the SQLite database into an empty PostgreSQL database (stop the bot first)",
+        description="Copy every table of the SQLite database into an empty PostgreSQL "
+        "database in one transaction, then compare every table's row count. A target that "
+        "already holds rows is refused. Stop the bot first: what it writes meanwhile is "
+        "not copied.",
+    )
+    copy.add_argument(
+        "--sqlite", type=Path, help="the SQLite file (default: DATABASE_PATH, data/dicebot.db)"
+    )
+    copy.add_argument(
+        "--to", metavar="URL", help="the postgresql:// URL of the target (default: DATABASE_URL)"
+    )
     return parser
 
 
@@ -48,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return backup_command(args.destination)
     if args.command == "healthcheck":
         return healthcheck_command()
+    if args.command == "copy-to-postgres":
+        return copy_command(args.sqlite, args.to)
     return run_command()
 
 
@@ -85,6 +102,15 @@ def healthcheck_command() -> int:
     healthy, line = check(load_storage_settings().health_file)
     print(line)
     return 0 if healthy else 1
+
+
+def copy_command(sqlite: Path | None, to: str | None) -> int:
+    from bot.config import load_storage_settings
+    from bot.copy_to_postgres import copy_and_report
+
+    settings = load_storage_settings()
+    configured = settings.database_url.get_secret_value() if settings.database_url else None
+    return copy_and_report(sqlite or settings.database_path, to or configured)
 
 
 if __name__ == "__main__":

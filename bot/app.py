@@ -18,14 +18,15 @@ from bot.answers import answer_for, watch
 from bot.challenges import ChallengeButton
 from bot.clock import Clock
 from bot.config import Settings
-from bot.deadlines import DeadlineRunner
+from bot.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
 from bot.games import Session
 from bot.guild_settings import GuildSettings
+from bot.identify import IdentifyGate
 from bot.publication_store import PublicationStore
 from bot.publishing import Publisher
 from bot.replies import DM_CLOSED, InvalidOption, report_error
 from bot.sessions import SeedSource, SessionService
-from bot.storage import Database
+from bot.storage import StorageUnavailable, database_for
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,11 @@ class DiceBot(commands.AutoShardedBot):
         intents = discord.Intents.default()
         # Slash commands and components need no privileged intents.
         intents.message_content = False
+        shard_count, shard_ids = settings.shard_plan()
+        if shard_count is not None:
+            # This process runs only its own shards (SHARD_IDS) of SHARD_COUNT.
+            client_options.setdefault("shard_count", shard_count)
+            client_options.setdefault("shard_ids", shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -121,11 +127,18 @@ class DiceBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.clock = clock or Clock()
-        self.db = Database(settings.database_path)
+        self.db = database_for(settings)
         self.sessions = SessionService(
             self.db, self.clock, GuildSettings.from_settings(settings), SeedSource(seed)
         )
-        self.deadlines = DeadlineRunner(self.sessions, self.clock)
+        self.deadlines = DeadlineRunner(
+            self.sessions,
+            self.clock,
+            # A shared database: other processes add timers this one never hears of.
+            poll_seconds=SHARED_POLL_SECONDS if self.db.dialect != "sqlite" else MAX_SLEEP_SECONDS,
+        )
+        # Set in setup_hook when this process is one of several sharing the shards.
+        self.identify_gate: IdentifyGate | None = None
         self.publisher = Publisher(self, PublicationStore(self.db), self.clock)
         self.sessions.on_commit(self.publisher.committed)
         # Each interaction's watchdog (see bot.answers), cancelled at shutdown.
@@ -147,7 +160,31 @@ class DiceBot(commands.AutoShardedBot):
         # Before anything else moves: game messages a crash or an outage left behind.
         await self.publisher.start()
         self.deadlines.start()
-        await self.sync_commands()
+        if self.settings.shard_count is not None:
+            self.identify_gate = IdentifyGate(self.db, max_concurrency=await self._concurrency())
+        if self.settings.syncs_commands():
+            # With several processes, the one that runs shard 0 syncs for all of them.
+            await self.sync_commands()
+
+    async def _concurrency(self) -> int:
+        try:
+            limits = await self.fetch_session_start_limits()
+        except (discord.HTTPException, discord.GatewayNotFound) as error:
+            log.warning("could not read Discord's identify limit (%s); assuming 1", error)
+            return 1
+        return max(1, limits.max_concurrency)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if self.identify_gate is None:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        # Shards split between processes: the identify limit is shared through the
+        # database, whichever process identifies.
+        try:
+            await self.identify_gate.wait_turn(shard_id or 0)
+        except StorageUnavailable as error:
+            log.warning("identify slot not reserved (database unavailable: %s)", error)
+            await super().before_identify_hook(shard_id, initial=initial)
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id

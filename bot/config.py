@@ -9,11 +9,33 @@ import sys
 from pathlib import Path
 from typing import Literal, NoReturn
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["text", "json"]
+ShardIds = tuple[int, ...]
+MAX_SHARDS = 10_000
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def parse_shard_ids(value: str | int) -> ShardIds:
+    """``"0-3"``, ``"4,5"``, ``"0-1,6"`` as sorted shard ids; ValueError if malformed."""
+    ids: set[int] = set()
+    for part in str(value).replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not _digits(low) or (dash and not _digits(high)):
+            raise ValueError(f"{part!r} is not a shard id or a range like 0-3")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise ValueError(f"the range {part!r} goes backwards")
+        if last >= MAX_SHARDS:
+            raise ValueError(f"shard ids go up to {MAX_SHARDS - 1}")
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
 
 
 class StorageSettings(BaseSettings):
@@ -31,15 +53,25 @@ class StorageSettings(BaseSettings):
     )
 
     database_path: Path = Path("data/dicebot.db")
-    # PostgreSQL is not supported yet: only `python -m bot backup` reads this, to point a
-    # host who set it to pg_dump. SecretStr: a URL carries the password.
+    # postgresql://user:password@host:port/database selects PostgreSQL instead of the
+    # SQLite file. SecretStr: the URL may carry a password.
     database_url: SecretStr | None = None
+    # PostgreSQL connections per process for moves (and as many again for reads).
+    database_pool_size: int = Field(default=10, ge=1, le=100)
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        scheme = value.get_secret_value().split(":", 1)[0].lower()
+        if scheme not in ("postgres", "postgresql"):
+            # Never echo the URL: it may hold a password.
+            raise ValueError("must be a postgresql:// URL (leave it unset for SQLite)")
+        return value
 
     def uses_postgresql(self) -> bool:
-        if self.database_url is None:
-            return False
-        scheme = self.database_url.get_secret_value().split(":", 1)[0].lower()
-        return scheme in ("postgres", "postgresql") or scheme.startswith("postgresql+")
+        return self.database_url is not None
 
     @property
     def health_file(self) -> Path:
@@ -51,6 +83,10 @@ class StorageSettings(BaseSettings):
 class Settings(StorageSettings):
     # The bot token: SecretStr so it never shows in a repr, a log line or an error.
     discord_token: SecretStr = Field(min_length=1)
+    # Several processes, each owning some gateway shards: SHARD_COUNT in all, and this
+    # process's SHARD_IDS ("0-3", "4,5"). Unset: one process runs every shard.
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+    shard_ids: ShardIds | None = None
     # When set, commands sync to this one guild at once (development); else globally.
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
@@ -66,6 +102,35 @@ class Settings(StorageSettings):
     lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
     provisional_games: int = Field(default=3, ge=0, le=100)
 
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: object) -> object:
+        return parse_shard_ids(value) if isinstance(value, str | int) else value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the total over all processes)")
+            outside = [shard for shard in self.shard_ids if shard >= self.shard_count]
+            if outside:
+                raise ValueError(
+                    f"SHARD_IDS {outside[0]} is not below SHARD_COUNT {self.shard_count}"
+                )
+        return self
+
+    def shard_plan(self) -> tuple[int | None, list[int] | None]:
+        """(shard_count, this process's shard ids): (None, None) lets discord.py ask
+        Discord and run every shard here."""
+        if self.shard_count is None:
+            return None, None
+        ids = list(self.shard_ids) if self.shard_ids is not None else None
+        return self.shard_count, ids
+
+    def syncs_commands(self) -> bool:
+        """One process syncs the slash commands: the one that runs shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_log_level(cls, value: object) -> object:
@@ -80,7 +145,10 @@ class Settings(StorageSettings):
 
 def _describe(error: ValidationError) -> str:
     first = error.errors()[0]
-    name = ".".join(str(part) for part in first["loc"]) or "settings"
+    if not first["loc"]:
+        # A check across settings (SHARD_IDS against SHARD_COUNT): its text names them.
+        return "settings are invalid: " + first["msg"].removeprefix("Value error, ")
+    name = ".".join(str(part) for part in first["loc"])
     env_name = name.upper()
     if first["type"] == "missing":
         return f"setting {env_name} is missing: set it in the environment or in .env"

@@ -6,10 +6,10 @@ import json
 import logging
 from typing import Any
 
-import aiosqlite
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.config import Settings
+from bot.storage import Connection
 
 log = logging.getLogger(__name__)
 
@@ -33,18 +33,14 @@ class GuildSettings(BaseModel):
 
 
 async def load_guild_settings(
-    conn: aiosqlite.Connection, guild_id: int, defaults: GuildSettings
+    conn: Connection, guild_id: int, defaults: GuildSettings
 ) -> GuildSettings:
-    # execute_fetchall: one trip to the database thread instead of three (execute, fetch,
-    # close); this runs inside every move's transaction.
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
+    stored = await conn.fetch_value(
+        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
     )
-    if not rows:
+    if stored is None:
         return defaults
-    overrides: dict[str, Any] = json.loads(rows[0][0])
+    overrides: dict[str, Any] = json.loads(stored)
     # model_copy(update=...) does not validate: a row saved by an older version (other
     # bounds, a renamed field) would put out-of-range or mistyped timeouts into every game
     # of the server. Each valid override applies; an invalid one falls back to the default.
@@ -62,7 +58,7 @@ async def load_guild_settings(
 
 
 async def save_guild_overrides(
-    conn: aiosqlite.Connection, guild_id: int, overrides: dict[str, Any], now: float
+    conn: Connection, guild_id: int, overrides: dict[str, Any], now: float
 ) -> None:
     await conn.execute(
         "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"

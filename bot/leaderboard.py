@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiosqlite
-
-from bot.storage import Database
+from bot.storage import Connection, Database, Row
 
 GAME_TITLES: dict[str, str] = {
     "knucklebones": "Knucklebones",
@@ -91,7 +89,7 @@ class Standing:
     display_name: str = ""
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Standing:
+    def from_row(cls, row: Row) -> Standing:
         return cls(**{name: row[name] for name in cls.__dataclass_fields__})
 
     @property
@@ -401,13 +399,12 @@ def _score_line(summary: str) -> str | None:
 # -- admin -----------------------------------------------------------------------------------
 
 
-async def reset_leaderboard(conn: aiosqlite.Connection, guild_id: int, game: str) -> int:
+async def reset_leaderboard(conn: Connection, guild_id: int, game: str) -> int:
     """Clear one game's ladder on one server (ratings, records, streaks, favourite picks),
     inside the caller's transaction. The finished games stay in the history. Returns how
     many players were on it."""
-    cursor = await conn.execute(
+    cleared = await conn.execute(
         "DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
     )
-    cleared = cursor.rowcount
     await conn.execute("DELETE FROM player_picks WHERE guild_id = ? AND game = ?", (guild_id, game))
     return cleared

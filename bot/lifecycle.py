@@ -29,7 +29,7 @@ from bot.health import BEAT_SECONDS, Beat, remove_beat, write_beat
 from bot.logs import describe_error
 from bot.network import DiscordTimeout, Failure, Kind, classify
 from bot.permissions import invite_url
-from bot.storage import Database, StorageUnavailable
+from bot.storage import StorageUnavailable, database_for
 
 log = logging.getLogger("bot")
 
@@ -195,8 +195,8 @@ def ready_line(bot: DiceBot) -> str:
     name = f"{user} (id {user.id})" if user is not None else "the bot"
     invite = invite_url(bot.application_id) if bot.application_id else "unknown"
     return (
-        f"ready as {name}: {servers} server{'s' if servers != 1 else ''}, database SQLite "
-        f"{bot.db.path.resolve()}, {shards}; invite link: {invite}"
+        f"ready as {name}: {servers} server{'s' if servers != 1 else ''}, database "
+        f"{bot.db.describe()}, {shards}; invite link: {invite}"
     )
 
 
@@ -248,8 +248,9 @@ async def serve(settings: Settings) -> int:
 
 
 async def _check_database(settings: Settings) -> None:
-    """An unusable DATABASE_PATH is said at once, in one line, before anything else."""
-    database = Database(settings.database_path)
+    """An unusable DATABASE_PATH (or DATABASE_URL) is said at once, in one line, before
+    anything else."""
+    database = database_for(settings)
     await database.open()
     await database.close()
 
@@ -261,11 +262,11 @@ async def _serve(settings: Settings, stop: StopRequest, heartbeat: Heartbeat) ->
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
     log.info(
-        "starting dicebot %s (Python %s, discord.py %s), database SQLite %s",
+        "starting dicebot %s (Python %s, discord.py %s), database %s",
         package_version("dicebot"),
         platform.python_version(),
         discord.__version__,
-        settings.database_path.resolve(),
+        database_for(settings).describe(),
     )
     attempt = 0
     while True:

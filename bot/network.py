@@ -76,7 +76,9 @@ def classify(error: BaseException, *, dev_guild_id: int | None = None) -> Failur
     if isinstance(error, discord.ConnectionClosed) and error.code in _FATAL_CLOSE_CODES:
         return Failure(Kind.HOST, _FATAL_CLOSE_CODES[error.code])
     if isinstance(error, StorageUnavailable):
-        return Failure(Kind.HOST, f"the database is unusable (check DATABASE_PATH): {error}")
+        return Failure(
+            Kind.HOST, f"the database is unusable (check DATABASE_PATH or DATABASE_URL): {error}"
+        )
     if isinstance(error, discord.Forbidden) and dev_guild_id is not None:
         return Failure(
             Kind.HOST,

@@ -46,18 +46,16 @@ class PublicationStore:
             session = await load_session(conn, session_id)
             if session is None:
                 return None
-            event_rows = list(
-                await conn.execute_fetchall(
-                    "SELECT events FROM events WHERE session_id = ? AND version = ?",
-                    (session_id, session.version),
-                )
+            events_text = await conn.fetch_value(
+                "SELECT events FROM events WHERE session_id = ? AND version = ?",
+                (session_id, session.version),
             )
-            private_rows = await conn.execute_fetchall(
+            private_rows = await conn.fetch_all(
                 "SELECT seat, key, channel_id, message_id, closed, shown FROM private_messages"
                 " WHERE session_id = ?",
                 (session_id,),
             )
-        events = json.loads(event_rows[0][0]) if event_rows else []
+        events = json.loads(events_text) if events_text is not None else []
         private = {
             row["seat"]: PrivateMessage(
                 seat=row["seat"],
@@ -71,22 +69,36 @@ class PublicationStore:
         }
         return Snapshot(session=session, events=events, private=private)
 
-    async def stale(self, limit: int) -> list[tuple[int, int]]:
-        """(id, version) of sessions whose public message shows an older version."""
-        rows = await self.db.fetch_all(
-            "SELECT id, version FROM sessions WHERE shown_version < version ORDER BY id LIMIT ?",
-            (limit,),
-        )
-        return [(row["id"], row["version"]) for row in rows]
+    async def claim_stale(
+        self, *, owner: str, now: float, lease_seconds: float, limit: int, settled_before: float
+    ) -> list[tuple[int, int]]:
+        """Claim, for ``lease_seconds``, up to ``limit`` sessions whose public message shows
+        an older version and that no other process is repairing: (id, version) of each.
+        Only sessions last changed before ``settled_before`` (the process that moved a
+        game shows it itself, within moments). Another process's claim counts until its
+        lease ends; this process's own are claimed again."""
+        async with self.db.transaction() as conn:
+            skip_locked = " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgresql" else ""
+            rows = await conn.fetch_all(
+                "UPDATE sessions SET repair_owner = ?, repair_until = ?"
+                " WHERE id IN (SELECT id FROM sessions WHERE shown_version < version"
+                " AND updated_at <= ?"
+                " AND (repair_until IS NULL OR repair_until <= ? OR repair_owner = ?)"
+                f" ORDER BY id LIMIT ?{skip_locked})"
+                " RETURNING id, version",
+                (owner, now + lease_seconds, settled_before, now, owner, limit),
+            )
+        return sorted((row["id"], row["version"]) for row in rows)
 
     async def record_shown(self, shown: Mapping[int, int]) -> None:
         """Record the versions now on screen, in one transaction (never lowering one)."""
         if not shown:
             return
         async with self.db.transaction() as conn:
-            await conn.executemany(
+            await conn.execute_many(
                 "UPDATE sessions SET shown_version = ? WHERE id = ? AND shown_version < ?",
-                [(version, session_id, version) for session_id, version in shown.items()],
+                # In id order: two processes recording at once lock rows in one order.
+                [(version, session_id, version) for session_id, version in sorted(shown.items())],
             )
 
     async def save_private(self, session_id: int, message: PrivateMessage) -> None:

@@ -14,7 +14,10 @@ commit and the edit — the message ends up showing the stored game.
 An older render never overwrites a newer one: one worker per session renders the newest
 stored version, and after every edit it reads the version again and edits once more if a
 move landed meanwhile. With several processes the same holds, because whoever commits a
-move publishes after its commit, and every edit is followed by that check.
+move publishes after its commit, and every edit is followed by that check; the reconciler
+claims the stale sessions it repairs for a lease (``REPAIR_LEASE_SECONDS``), so two
+processes never both repair (or post again) one message, and the claims of a process that
+died run out for another to take.
 """
 
 from __future__ import annotations
@@ -54,9 +57,6 @@ DM_CLOSED = 50007
 # all of that (jitter, so a burst of failures does not retry in lock step).
 FIRST_RETRY_SECONDS = 1.0
 MAX_RETRY_SECONDS = 60.0
-# While a permission is missing: retried when the guild's channels or roles change, and
-# at least this often.
-PERMISSION_RETRY_SECONDS = 300.0
 # A render that raises (a bug) is retried this much later.
 BUG_RETRY_SECONDS = 300.0
 # A session without a message whose first answer may still be under way elsewhere (another
@@ -67,6 +67,11 @@ MIN_EDIT_INTERVAL_SECONDS = 0.25
 # The slow sweep, in game-clock seconds, and how many sessions one sweep looks at.
 SWEEP_INTERVAL_SECONDS = 120.0
 SWEEP_LIMIT = 1_000
+# The sweep leaves alone sessions that moved this recently: whichever process moved them
+# is showing them right now. A repair is claimed for this long (game-clock seconds): the
+# claims of a process that died run out and another process's sweep repairs its games.
+SWEEP_SETTLE_SECONDS = 10.0
+REPAIR_LEASE_SECONDS = 60.0
 # Recorded shown versions are written this often (real time), many in one transaction.
 FLUSH_INTERVAL_SECONDS = 0.5
 CLOSE_GRACE_SECONDS = 5.0
@@ -222,9 +227,18 @@ class Publisher:
         for row in rows:
             self.request(row["id"], force=True)
 
-    async def reconcile(self) -> int:
-        """Request every session whose public message is behind; returns how many."""
-        stale = await self.store.stale(SWEEP_LIMIT)
+    async def reconcile(self, *, settle_seconds: float = 0.0) -> int:
+        """Request every session whose public message is behind and that no other process
+        is repairing (claimed for a lease, see ``PublicationStore.claim_stale``); only
+        those unchanged for ``settle_seconds``. Returns how many."""
+        now = self.clock.now()
+        stale = await self.store.claim_stale(
+            owner=self.bot.sessions.instance,
+            now=now,
+            lease_seconds=REPAIR_LEASE_SECONDS,
+            limit=SWEEP_LIMIT,
+            settled_before=now - settle_seconds,
+        )
         count = 0
         for session_id, version in stale:
             if self._shown.get(session_id, -1) >= version:
@@ -267,6 +281,7 @@ class Publisher:
         handler = self._handler(session)
         async with self._lock(session.id):
             if self._known_shown(session) >= session.version:
+                log.debug("session %s: version %s already shown", session.id, session.version)
                 await answer.acknowledge()
                 return
             context = ShowContext(
@@ -275,6 +290,7 @@ class Publisher:
             fields = await handler.render(session, context)
             if await answer.update(**fields):
                 self._mark_shown(session.id, session.version)
+                log.debug("session %s: the answer shows version %s", session.id, session.version)
 
     async def post_first(
         self, interaction: discord.Interaction, session: Session, fields: dict[str, Any]
@@ -380,18 +396,6 @@ class Publisher:
         return _Later("unexpected error", delay=BUG_RETRY_SECONDS)
 
     async def _wait(self, session_id: int, later: _Later, failures: int) -> None:
-        if later.guild_id is not None:
-            event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
-            sleeper = asyncio.ensure_future(
-                self.clock.sleep(later.delay or PERMISSION_RETRY_SECONDS)
-            )
-            waiter = asyncio.ensure_future(event.wait())
-            try:
-                await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                sleeper.cancel()
-                waiter.cancel()
-            return
         delay = later.delay
         if delay is None:
             ceiling = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1))
@@ -402,7 +406,20 @@ class Publisher:
             later.reason,
             delay,
         )
-        await self.clock.sleep(delay)
+        if later.guild_id is None:
+            await self.clock.sleep(delay)
+            return
+        # A missing permission: also retried as soon as the guild's channels or roles change
+        # (a permission granted through the bot's own member shows no such event, hence the
+        # timer too).
+        event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
+        sleeper = asyncio.ensure_future(self.clock.sleep(delay))
+        waiter = asyncio.ensure_future(event.wait())
+        try:
+            await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            waiter.cancel()
 
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
@@ -466,7 +483,7 @@ class Publisher:
                 await self._first_message_refused(session)
                 return False
             raise _Later(
-                f"missing permission (code {error.code})", guild_id=session.guild_id
+                f"missing permission, code {error.code}", guild_id=session.guild_id
             ) from error
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
@@ -485,6 +502,7 @@ class Publisher:
         except StorageUnavailable as error:
             raise _Later(f"database unavailable: {error}") from error
         self._mark_shown(session.id, session.version)
+        log.debug("session %s: message shows version %s", session.id, session.version)
         return True
 
     async def _render(
@@ -677,7 +695,7 @@ class Publisher:
         while True:
             await self.clock.sleep(SWEEP_INTERVAL_SECONDS)
             try:
-                await self.reconcile()
+                await self.reconcile(settle_seconds=SWEEP_SETTLE_SECONDS)
             except StorageUnavailable:
                 log.warning("message sweep: database unavailable, trying again later")
             now = time.monotonic()

@@ -13,13 +13,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
 from openskill.models import PlackettLuce
 
 from game_core.base import GameResult
 
 if TYPE_CHECKING:
     from bot.games import Seat, Session
+    from bot.storage import Connection
 
 RATING_MODEL = PlackettLuce()
 
@@ -30,7 +30,7 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 async def record_result(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     *,
     session: Session,
     seats: Sequence[Seat],
@@ -39,9 +39,9 @@ async def record_result(
     now: float,
 ) -> int:
     vs_ai = any(seat.is_ai for seat in seats)
-    cursor = await conn.execute(
+    result_id = await conn.fetch_value(
         "INSERT INTO results (session_id, game, guild_id, channel_id, message_id, reason, draw,"
-        " vs_ai, summary, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " vs_ai, summary, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             session.id,
             session.game,
@@ -55,8 +55,7 @@ async def record_result(
             now,
         ),
     )
-    result_id = cursor.lastrowid
-    assert result_id is not None
+    assert isinstance(result_id, int)
     went_first = summary.get("first_seat")
     rows = []
     for seat in seats:
@@ -73,7 +72,7 @@ async def record_result(
                 int(seat.is_ai),
             )
         )
-    await conn.executemany(
+    await conn.execute_many(
         "INSERT INTO result_players (result_id, seat, user_id, outcome, place, score,"
         " went_first, is_ai) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
@@ -86,15 +85,15 @@ async def record_result(
 # The streak after one more game, from the stored streak: +n after n wins in a row, -n
 # after n losses; a draw resets it. Only win streaks count towards the best streak.
 _NEXT_STREAK_SQL = {
-    "win": "CASE WHEN streak > 0 THEN streak + 1 ELSE 1 END",
-    "loss": "CASE WHEN streak < 0 THEN streak - 1 ELSE -1 END",
+    "win": "CASE WHEN ratings.streak > 0 THEN ratings.streak + 1 ELSE 1 END",
+    "loss": "CASE WHEN ratings.streak < 0 THEN ratings.streak - 1 ELSE -1 END",
     "draw": "0",
 }
 _FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
 
 
 async def _update_ratings(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     session: Session,
     seats: Sequence[Seat],
     result: GameResult,
@@ -104,8 +103,11 @@ async def _update_ratings(
     humans = [seat for seat in seats if not seat.is_ai]
     if not humans:
         return
+    # Rows are written in user id order: two games ending at once with the same players
+    # (two channels) lock their rating rows in the same order, never in a circle.
+    in_id_order = sorted(humans, key=lambda seat: seat.user_id)
     if vs_ai:
-        for seat in humans:
+        for seat in in_id_order:
             await _record_ai_game(conn, session, seat, result, now)
         return
 
@@ -120,14 +122,15 @@ async def _update_ratings(
         for seat, team in zip(humans, rated, strict=True):
             new_ratings[seat.user_id] = (team[0].mu, team[0].sigma)
 
-    for seat in humans:
+    for seat in in_id_order:
         outcome = result.outcome(seat.seat)
         mu, sigma = new_ratings[seat.user_id]
         score = _final_score(result, seat.seat)
         streak = _NEXT_STREAK_SQL[outcome]
         first_streak = _FIRST_STREAK[outcome]
         # One upsert per player: the VALUES are what a first game leaves behind, the
-        # UPDATE adds this game to an existing row (SET expressions see the old values).
+        # UPDATE adds this game to an existing row (SET expressions see the old values,
+        # named with the table: a bare name there is ambiguous to PostgreSQL).
         await conn.execute(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, wins, losses,"
             " draws, games, streak, best_streak, score_total, scored_games, updated_at,"
@@ -136,11 +139,12 @@ async def _update_ratings(
             " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
             " display_name = excluded.display_name,"
             " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
-            " wins = wins + excluded.wins, losses = losses + excluded.losses,"
-            " draws = draws + excluded.draws, games = games + 1,"
-            f" best_streak = MAX(best_streak, {streak}), streak = {streak},"
-            " score_total = score_total + excluded.score_total,"
-            " scored_games = scored_games + excluded.scored_games,"
+            " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
+            " draws = ratings.draws + excluded.draws, games = ratings.games + 1,"
+            f" best_streak = CASE WHEN ratings.best_streak > {streak}"
+            f" THEN ratings.best_streak ELSE {streak} END, streak = {streak},"
+            " score_total = ratings.score_total + excluded.score_total,"
+            " scored_games = ratings.scored_games + excluded.scored_games,"
             " updated_at = excluded.updated_at",
             (
                 session.guild_id,
@@ -163,7 +167,7 @@ async def _update_ratings(
 
 
 async def _record_ai_game(
-    conn: aiosqlite.Connection, session: Session, seat: Seat, result: GameResult, now: float
+    conn: Connection, session: Session, seat: Seat, result: GameResult, now: float
 ) -> None:
     """A game against the AI: only the separate AI record (and the score average) moves;
     a first game leaves a default ladder rating with no ladder games."""
@@ -176,10 +180,11 @@ async def _record_ai_game(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
         " display_name = excluded.display_name,"
-        " ai_wins = ai_wins + excluded.ai_wins, ai_losses = ai_losses + excluded.ai_losses,"
-        " ai_draws = ai_draws + excluded.ai_draws,"
-        " score_total = score_total + excluded.score_total,"
-        " scored_games = scored_games + excluded.scored_games,"
+        " ai_wins = ratings.ai_wins + excluded.ai_wins,"
+        " ai_losses = ratings.ai_losses + excluded.ai_losses,"
+        " ai_draws = ratings.ai_draws + excluded.ai_draws,"
+        " score_total = ratings.score_total + excluded.score_total,"
+        " scored_games = ratings.scored_games + excluded.scored_games,"
         " updated_at = excluded.updated_at",
         (
             session.guild_id,
@@ -200,10 +205,10 @@ async def _record_ai_game(
 
 
 async def _current_ratings(
-    conn: aiosqlite.Connection, session: Session, user_ids: Sequence[int]
+    conn: Connection, session: Session, user_ids: Sequence[int]
 ) -> dict[int, tuple[float, float]]:
     marks = ", ".join("?" for _ in user_ids)
-    rows = await conn.execute_fetchall(
+    rows = await conn.fetch_all(
         "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
         f" AND user_id IN ({marks})",
         (session.guild_id, session.game, *user_ids),
@@ -263,7 +268,7 @@ def pick_key(pick: object) -> str | None:
 
 
 async def _count_picks(
-    conn: aiosqlite.Connection, session: Session, seats: Sequence[Seat], summary: dict[str, Any]
+    conn: Connection, session: Session, seats: Sequence[Seat], summary: dict[str, Any]
 ) -> None:
     rows: list[tuple[int, str, int, str, int]] = []
     for seat in seats:
@@ -275,9 +280,10 @@ async def _count_picks(
             for pick, uses in counts.items()
         )
     if rows:
-        await conn.executemany(
+        rows.sort()
+        await conn.execute_many(
             "INSERT INTO player_picks (guild_id, game, user_id, pick, uses)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id, pick)"
-            " DO UPDATE SET uses = uses + excluded.uses",
+            " DO UPDATE SET uses = player_picks.uses + excluded.uses",
             rows,
         )

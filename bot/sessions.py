@@ -11,23 +11,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-import aiosqlite
-
 from bot.clock import Clock
-from bot.errors import (
-    AlreadyPlaying,
-    GameOver,
-    SessionChanged,
-    SessionNotFound,
-    WrongMessage,
-)
+from bot.errors import GameOver, SessionChanged, SessionNotFound, WrongMessage
 from bot.games import (
     OPEN_STATUSES,
     Deadline,
@@ -40,13 +34,20 @@ from bot.games import (
     StepContext,
 )
 from bot.guild_settings import GuildSettings, load_guild_settings
-from bot.results import record_result
-from bot.storage import Database
-from bot.text import escape
+from bot.move_writes import (
+    MAX_NAME_LENGTH,
+    MoveWrite,
+    claim_channel,
+    dumps,
+    replace_deadlines,
+    stored_seats,
+    write_seats,
+)
+from bot.storage import Connection, Database
 
 log = logging.getLogger(__name__)
 
-MAX_NAME_LENGTH = 100
+__all__ = ["MAX_NAME_LENGTH", "SeedSource", "SessionService", "load_session", "message_link"]
 
 
 class DeadlineGone(Exception):
@@ -65,6 +66,11 @@ class SeedSource:
         return self._rng.getrandbits(62)
 
 
+def instance_name() -> str:
+    """A name for this process, unique among the processes sharing a database."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
 def session_rng(session: Session) -> random.Random:
     # Seeded by the session and its version: replayable from the log, and a retried
     # transaction rolls exactly the same dice.
@@ -78,11 +84,14 @@ class SessionService:
         clock: Clock,
         defaults: GuildSettings,
         seeds: SeedSource | None = None,
+        instance: str | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
         self.defaults = defaults
         self.seeds = seeds or SeedSource()
+        # Who this process is, in the leases it takes on deadlines and message repairs.
+        self.instance = instance or instance_name()
         self.handlers: dict[str, GameHandler] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._deadline_listeners: list[Callable[[float], None]] = []
@@ -180,33 +189,32 @@ class SessionService:
         now = self.clock.now()
         deadline_list = list(deadlines)
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            session_id = await conn.fetch_value(
                 "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
                 " seed, created_by, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
                 (
                     game,
                     guild_id,
                     channel_id,
                     status,
-                    _dumps(state),
+                    dumps(state),
                     self.seeds.next(),
                     created_by,
                     now,
                     now,
                 ),
             )
-            session_id = cursor.lastrowid
-            assert session_id is not None
-            await _write_seats(conn, session_id, seats)
+            assert isinstance(session_id, int)
+            await write_seats(conn, session_id, seats)
             if exclusive:
-                await _claim_channel(conn, session_id, channel_id, seats, created_by)
+                await claim_channel(conn, session_id, channel_id, seats, created_by)
             await conn.execute(
                 "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
                 " VALUES (?, 0, ?, ?, ?, ?)",
-                (session_id, created_by, _dumps({"type": "create"}), _dumps(list(events)), now),
+                (session_id, created_by, dumps({"type": "create"}), dumps(list(events)), now),
             )
-            await _replace_deadlines(conn, session_id, deadline_list)
+            await replace_deadlines(conn, session_id, deadline_list)
             session = await load_session(conn, session_id)
         assert session is not None
         self._notify_deadlines(deadline_list)
@@ -247,15 +255,19 @@ class SessionService:
         message a public control was pressed on, is not the session's message).
         """
         async with self._lock(session_id), self.db.transaction() as conn:
-            previous = await load_session(conn, session_id)
+            # The session row first (locked on PostgreSQL), then its deadline: every move
+            # takes its locks in that order, so two never wait for each other in a circle.
+            previous = await load_session(conn, session_id, lock=True)
             if previous is None:
                 raise SessionNotFound()
             if deadline_id is not None:
-                cursor = await conn.execute(
+                # Whoever deletes the deadline fires it: another process firing it at the
+                # same moment waits for the session row, then finds the deadline gone.
+                deleted = await conn.execute(
                     "DELETE FROM deadlines WHERE id = ? AND session_id = ?",
                     (deadline_id, session_id),
                 )
-                if cursor.rowcount == 0:
+                if deleted == 0:
                     raise DeadlineGone()
             if (
                 on_message is not None
@@ -280,7 +292,9 @@ class SessionService:
                 guild_settings=settings,
             )
             step = handler.step(ctx, action)
-            result_id = await self._save(conn, previous, step, actor_id, action, now)
+            result_id = await self.db.write_move(
+                conn, MoveWrite(previous, step, actor_id, action, now)
+            )
         session = _saved(previous, step, now)
         if step.deadlines and session.status in OPEN_STATUSES:
             self._notify_deadlines(step.deadlines)
@@ -295,55 +309,10 @@ class SessionService:
         self._notify_commit(outcome)
         return outcome
 
-    async def _save(
-        self,
-        conn: aiosqlite.Connection,
-        previous: Session,
-        step: Step,
-        actor_id: int | None,
-        action: dict[str, Any],
-        now: float,
-    ) -> int | None:
-        new_version = previous.version + 1
-        cursor = await conn.execute(
-            "UPDATE sessions SET state = ?, status = ?, version = ?, updated_at = ?"
-            " WHERE id = ? AND version = ?",
-            (_dumps(step.state), step.status, new_version, now, previous.id, previous.version),
-        )
-        if cursor.rowcount != 1:
-            raise SessionChanged()
-        if step.seats is not None:
-            await conn.execute("DELETE FROM session_players WHERE session_id = ?", (previous.id,))
-            await _write_seats(conn, previous.id, step.seats)
-            if step.status in OPEN_STATUSES:
-                await _reclaim_channel(conn, previous, step.seats, actor_id)
-        if step.status not in OPEN_STATUSES:
-            await conn.execute("DELETE FROM busy_players WHERE session_id = ?", (previous.id,))
-        await conn.execute(
-            "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (previous.id, new_version, actor_id, _dumps(action), _dumps(step.events), now),
-        )
-        if step.status not in OPEN_STATUSES:
-            await _replace_deadlines(conn, previous.id, [])
-        elif step.deadlines is not None:
-            await _replace_deadlines(conn, previous.id, step.deadlines)
-        if step.result is None:
-            return None
-        seats = step.seats if step.seats is not None else list(previous.seats)
-        return await record_result(
-            conn,
-            session=previous,
-            seats=seats,
-            result=step.result,
-            summary=step.summary,
-            now=now,
-        )
-
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""
         async with self._lock(session_id), self.db.transaction() as conn:
-            previous = await load_session(conn, session_id)
+            previous = await load_session(conn, session_id, lock=True)
             if previous is None:
                 raise SessionNotFound()
             if previous.status not in OPEN_STATUSES:
@@ -355,7 +324,7 @@ class SessionService:
                 status="cancelled",
             )
             action = {"type": "cancel", "reason": reason}
-            await self._save(conn, previous, step, actor_id, action, now)
+            await self.db.write_move(conn, MoveWrite(previous, step, actor_id, action, now))
         session = _saved(previous, step, now)
         outcome = Outcome(
             session=session,
@@ -368,14 +337,48 @@ class SessionService:
         return outcome
 
     # -- deadlines ------------------------------------------------------------------------
+    #
+    # Any process may fire any deadline. A runner first CLAIMS the due ones for a short
+    # lease (skipping rows another process is claiming right now, on PostgreSQL), then
+    # fires each as a move whose transaction deletes the deadline row: whoever deletes it
+    # applies it, so a deadline fires once even if a lease ran out under a slow process.
+    # A process that dies holding claims loses them when the lease ends.
+
+    async def claim_due_deadlines(
+        self, *, lease_seconds: float, limit: int
+    ) -> list[tuple[int, int, float, dict[str, Any]]]:
+        """Claim up to ``limit`` due deadlines for this process: (id, session id, due at,
+        action), earliest first. Deadlines this process claimed before (a firing that
+        failed) are claimed again at once; another process's, when its lease is over."""
+        now = self.clock.now()
+        async with self.db.transaction() as conn:
+            skip_locked = " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgresql" else ""
+            rows = await conn.fetch_all(
+                "UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
+                " WHERE id IN (SELECT id FROM deadlines WHERE due_at <= ?"
+                " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
+                f" ORDER BY due_at, id LIMIT ?{skip_locked})"
+                " RETURNING id, session_id, due_at, action",
+                (self.instance, now + lease_seconds, now, now, self.instance, limit),
+            )
+        claimed = [
+            (row["id"], row["session_id"], row["due_at"], json.loads(row["action"])) for row in rows
+        ]
+        return sorted(claimed, key=lambda item: (item[2], item[0]))
 
     async def next_deadline(self) -> tuple[int, int, float, dict[str, Any]] | None:
+        """The deadline this process could claim first: (id, session id, when, action),
+        where ``when`` is its due time, or the end of another process's claim on it."""
         row = await self.db.fetch_one(
-            "SELECT id, session_id, due_at, action FROM deadlines ORDER BY due_at, id LIMIT 1"
+            "SELECT id, session_id, action, CASE WHEN claimed_by IS NOT NULL"
+            " AND claimed_by <> ? AND claimed_until > due_at THEN claimed_until"
+            " ELSE due_at END AS claimable_at FROM deadlines"
+            " ORDER BY claimable_at, id LIMIT 1",
+            (self.instance,),
         )
         if row is None:
             return None
-        return row["id"], row["session_id"], row["due_at"], json.loads(row["action"])
+        return row["id"], row["session_id"], row["claimable_at"], json.loads(row["action"])
 
     async def drop_deadline(self, deadline_id: int) -> None:
         async with self.db.transaction() as conn:
@@ -399,119 +402,23 @@ def _saved(previous: Session, step: Step, now: float) -> Session:
     return replace(
         previous,
         # Through JSON, so the caller sees what a later load would (lists, not tuples).
-        state=json.loads(_dumps(step.state)),
+        state=json.loads(dumps(step.state)),
         status=step.status,
         version=previous.version + 1,
         updated_at=now,
-        seats=previous.seats if step.seats is None else tuple(_stored_seats(step.seats)),
+        seats=previous.seats if step.seats is None else tuple(stored_seats(step.seats)),
     )
 
 
-def _stored_seats(seats: Iterable[Seat]) -> list[Seat]:
-    return sorted(
-        (replace(seat, display_name=seat.display_name[:MAX_NAME_LENGTH]) for seat in seats),
-        key=lambda seat: seat.seat,
+async def load_session(conn: Connection, session_id: int, *, lock: bool = False) -> Session | None:
+    """The stored session; ``lock`` (in a move's transaction) holds its row until the
+    commit, so that moves on one session take turns in every process."""
+    row = await conn.fetch_one(
+        "SELECT * FROM sessions WHERE id = ?" + (conn.for_update if lock else ""), (session_id,)
     )
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-async def _write_seats(conn: aiosqlite.Connection, session_id: int, seats: Iterable[Seat]) -> None:
-    await conn.executemany(
-        "INSERT INTO session_players"
-        " (session_id, seat, user_id, display_name, is_ai, has_left)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (
-                session_id,
-                seat.seat,
-                seat.user_id,
-                seat.display_name,
-                int(seat.is_ai),
-                int(seat.has_left),
-            )
-            for seat in _stored_seats(seats)
-        ],
-    )
-
-
-def _playing(seats: Iterable[Seat]) -> dict[int, Seat]:
-    """The human seats that count as busy in the channel (not the AI, not those who left)."""
-    return {seat.user_id: seat for seat in seats if not seat.is_ai and not seat.has_left}
-
-
-async def _claim_channel(
-    conn: aiosqlite.Connection,
-    session_id: int,
-    channel_id: int,
-    seats: Iterable[Seat],
-    actor_id: int | None,
-) -> None:
-    """Mark the seats' players busy in the channel, or raise AlreadyPlaying. The primary key
-    of busy_players makes this hold however many lobbies are joined at the same moment."""
-    for user_id, seat in _playing(seats).items():
-        cursor = await conn.execute(
-            "INSERT INTO busy_players (channel_id, user_id, session_id) VALUES (?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
-            (channel_id, user_id, session_id),
-        )
-        if cursor.rowcount == 1:
-            continue
-        rows = list(
-            await conn.execute_fetchall(
-                "SELECT s.game FROM busy_players b JOIN sessions s ON s.id = b.session_id"
-                " WHERE b.channel_id = ? AND b.user_id = ?",
-                (channel_id, user_id),
-            )
-        )
-        game = rows[0][0] if rows else "another game"
-        who = (
-            "You already have"
-            if user_id == actor_id
-            else f"{escape(seat.display_name)} already has"
-        )
-        raise AlreadyPlaying(
-            f"{who} a game open in this channel ({game}). Finish or forfeit it first, or play "
-            "in another channel."
-        )
-
-
-async def _reclaim_channel(
-    conn: aiosqlite.Connection, previous: Session, seats: Iterable[Seat], actor_id: int | None
-) -> None:
-    """The seats changed (a join, a leave): free those who left, claim those who came."""
-    before = _playing(previous.seats)
-    after = _playing(seats)
-    for user_id in before.keys() - after.keys():
-        await conn.execute(
-            "DELETE FROM busy_players WHERE channel_id = ? AND user_id = ? AND session_id = ?",
-            (previous.channel_id, user_id, previous.id),
-        )
-    arrived = [seat for user_id, seat in after.items() if user_id not in before]
-    if arrived:
-        await _claim_channel(conn, previous.id, previous.channel_id, arrived, actor_id)
-
-
-async def _replace_deadlines(
-    conn: aiosqlite.Connection, session_id: int, deadlines: Sequence[Deadline]
-) -> None:
-    await conn.execute("DELETE FROM deadlines WHERE session_id = ?", (session_id,))
-    await conn.executemany(
-        "INSERT INTO deadlines (session_id, kind, due_at, action) VALUES (?, ?, ?, ?)",
-        [(session_id, d.kind, d.due_at, _dumps(d.action)) for d in deadlines],
-    )
-
-
-async def load_session(conn: aiosqlite.Connection, session_id: int) -> Session | None:
-    # execute_fetchall: one trip to the database thread per query instead of three
-    # (execute, fetch, close); this runs inside every move's transaction.
-    rows = list(await conn.execute_fetchall("SELECT * FROM sessions WHERE id = ?", (session_id,)))
-    if not rows:
+    if row is None:
         return None
-    row = rows[0]
-    seat_rows = await conn.execute_fetchall(
+    seat_rows = await conn.fetch_all(
         "SELECT seat, user_id, display_name, is_ai, has_left FROM session_players"
         " WHERE session_id = ? ORDER BY seat",
         (session_id,),
@@ -544,7 +451,7 @@ async def load_session(conn: aiosqlite.Connection, session_id: int) -> Session |
 
 
 async def _open_session_for(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     user_id: int,
     channel_id: int,
     game: str | None,
@@ -561,5 +468,5 @@ async def _open_session_for(
     if game is not None:
         sql += " AND s.game = ?"
         params += (game,)
-    rows = list(await conn.execute_fetchall(sql + " ORDER BY s.id DESC LIMIT 1", params))
-    return await load_session(conn, rows[0][0]) if rows else None
+    found = await conn.fetch_value(sql + " ORDER BY s.id DESC LIMIT 1", params)
+    return await load_session(conn, found) if found is not None else None

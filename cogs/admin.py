@@ -30,6 +30,7 @@ from bot.leaderboard import GAME_TITLES, game_title, reset_leaderboard
 from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
+from bot.storage import Connection
 from bot.text import escape
 from cogs.leaderboard import GAME_CHOICES
 
@@ -134,15 +135,14 @@ def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -
     return embed
 
 
-async def stored_overrides(conn: Any, guild_id: int) -> dict[str, Any]:
-    async with conn.execute(
-        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
-    if row is None:
+async def stored_overrides(conn: Connection, guild_id: int) -> dict[str, Any]:
+    stored = await conn.fetch_value(
+        "SELECT settings FROM guild_settings WHERE guild_id = ?" + conn.for_update, (guild_id,)
+    )
+    if stored is None:
         return {}
     try:
-        data = json.loads(row[0])
+        data = json.loads(stored)
     except ValueError:
         return {}
     return {k: v for k, v in data.items() if k in GuildSettings.model_fields}

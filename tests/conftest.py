@@ -1,6 +1,10 @@
-"""Shared fixtures: a fake Discord on 127.0.0.1 and the real bot running against it.
+"""Shared fixtures: a fake Discord on 127.0.0.1 and the real bot running against it, on
+either storage backend.
 
-The machinery lives in ``tests/fakediscord`` (see its README.md for the API)."""
+The machinery lives in ``tests/fakediscord`` (see its README.md for the API). ``backend``
+runs a test on SQLite and on PostgreSQL (tests/backends.py: skipped, and said so in the
+summary, without ``TEST_DATABASE_URL``); tests marked ``sqlite_only`` are about SQLite
+itself and run on it alone."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import BACKENDS, backend_url, postgres_unavailable
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
 from presentation import presentation_problems
 from pydantic import SecretStr
@@ -19,6 +24,51 @@ from bot.clock import ManualClock
 from bot.config import Settings
 
 BOT_SEED = 1234
+POSTGRES_SKIPPED = pytest.StashKey[tuple[int, str | None]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests about SQLite itself (files, pragmas, its locks) are not run on PostgreSQL; and
+    without a PostgreSQL server (``TEST_DATABASE_URL``) no test runs on it: the summary
+    says how many were skipped and why. On CI (``CI=true``) they run, and fail if the
+    server is missing."""
+    unavailable = postgres_unavailable()
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    skipped: list[pytest.Item] = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params if callspec is not None else {}
+        on_postgres = "postgresql" in (params.get("backend"), params.get("postgres"))
+        if on_postgres and item.get_closest_marker("sqlite_only") is not None:
+            dropped.append(item)
+        elif (on_postgres or item.get_closest_marker("postgres_only")) and unavailable:
+            skipped.append(item)
+        else:
+            kept.append(item)
+    if dropped or skipped:
+        config.hook.pytest_deselected(items=dropped + skipped)
+        items[:] = kept
+    config.stash[POSTGRES_SKIPPED] = (len(skipped), unavailable)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    count, reason = config.stash.get(POSTGRES_SKIPPED, (0, None))
+    if count:
+        terminalreporter.write_line(f"PostgreSQL: {count} tests skipped ({reason})", yellow=True)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage backend of the test: "sqlite" or "postgresql"."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str | None]:
+    """None on SQLite (a file in tmp_path), else the test's own PostgreSQL schema."""
+    async with backend_url(backend, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
@@ -74,22 +124,27 @@ async def carol(guild: FakeGuild) -> Player:
 
 @pytest.fixture
 async def bot_factory(
-    fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock, tmp_path: Path
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    clock: ManualClock,
+    tmp_path: Path,
+    database_url: str | None,
 ) -> AsyncIterator[BotHarness]:
     """Starts the real bot (a NEW instance each ``start``/``restart``) on one temporary
-    database, with the test's ManualClock and a fixed seed. Settings can be changed with
-    ``bot_factory.options["settings"] = {...}`` before starting. Fails the test if the bot
-    does not shut down cleanly, or if it sent an embed off the house palette or a picture
-    without alt text (``tests/presentation.py``)."""
+    database (SQLite or PostgreSQL, see ``backend``), with the test's ManualClock and a
+    fixed seed. Settings can be changed with ``bot_factory.options["settings"] = {...}``
+    before starting. Fails the test if the bot does not shut down cleanly, or if it sent an
+    embed off the house palette or a picture without alt text (``tests/presentation.py``)."""
 
     def make(**options: Any) -> DiceBot:
-        settings = Settings(
-            discord_token=SecretStr(fake_discord.token),
-            database_path=tmp_path / "bot.db",
-            dev_guild_id=guild.id,
-            _env_file=None,  # type: ignore[call-arg]
+        values: dict[str, Any] = {
+            "discord_token": SecretStr(fake_discord.token),
+            "database_path": tmp_path / "bot.db",
+            "database_url": database_url,
+            "dev_guild_id": guild.id,
             **options.get("settings", {}),
-        )
+        }
+        settings = Settings(_env_file=None, **values)  # type: ignore[call-arg]
         return create_bot(
             settings,
             clock=clock,

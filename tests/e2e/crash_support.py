@@ -8,7 +8,7 @@ from typing import Any
 from bot.app import DiceBot
 from bot.games import Outcome
 from bot.sessions import SeedSource, SessionService
-from bot.storage import Database
+from bot.storage import database_for
 
 
 async def commit_unseen(
@@ -17,7 +17,7 @@ async def commit_unseen(
     """Apply ``action`` exactly as the bot would (same handlers, same database file), but
     through a second session service that tells no publisher: the move is stored and no
     message shows it, as when the bot dies right after the commit."""
-    db = Database(bot.settings.database_path)
+    db = database_for(bot.settings)
     await db.open()
     try:
         service = SessionService(db, bot.clock, bot.sessions.defaults, SeedSource(5))

@@ -3,6 +3,7 @@ pressing its buttons, and looking at what the bot stored."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -66,15 +67,24 @@ async def wait_for_turn(fake: FakeDiscord, board: FakeMessage, after: int) -> No
 async def press_column(player: Player, board: FakeMessage, column: int) -> InteractionOutcome:
     """Press Column ``column + 1`` and check the move was answered by editing the board."""
     outcome = await player.click(board, f"Column {column + 1}")
-    assert outcome.type is CallbackType.UPDATE_MESSAGE, outcome.text()
+    assert outcome.type is CallbackType.UPDATE_MESSAGE, (
+        outcome.type,
+        outcome.latency,
+        outcome.text(),
+    )
     assert outcome.message is board
     return outcome
 
 
 async def session_for(bot: DiceBot, board: FakeMessage) -> Session:
-    row = await bot.db.fetch_one("SELECT id FROM sessions WHERE message_id = ?", (board.id,))
-    assert row is not None, "no session is attached to that message"
-    return await bot.sessions.require(int(row["id"]))
+    # The bot stores the message's id right after its answer posted it: a press that came
+    # in meanwhile may be shown first (up to 2 s on a loaded machine).
+    for _ in range(200):
+        row = await bot.db.fetch_one("SELECT id FROM sessions WHERE message_id = ?", (board.id,))
+        if row is not None:
+            return await bot.sessions.require(int(row["id"]))
+        await asyncio.sleep(0.01)
+    raise AssertionError("no session is attached to that message")
 
 
 async def stored_result(bot: DiceBot, session_id: int) -> tuple[dict[str, Any], list[Any]]:

@@ -54,15 +54,14 @@ async def finish_game(
         scores=None if scores is None else list(scores),
     )
     async with bot.db.transaction() as conn:
-        cursor = await conn.execute(
+        session_id = await conn.fetch_value(
             "INSERT INTO sessions (game, guild_id, channel_id, message_id, status, state,"
             " version, shown_version, seed, created_by, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 1, 0, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 1, 0, ?, ?, ?) RETURNING id",
             (game, guild_id, channel_id, message_id, players[0], now, now),
         )
-        session_id = cursor.lastrowid
-        assert session_id is not None
-        await conn.executemany(
+        assert isinstance(session_id, int)
+        await conn.execute_many(
             "INSERT INTO session_players (session_id, seat, user_id, display_name, is_ai)"
             " VALUES (?, ?, ?, ?, ?)",
             [(session_id, s.seat, s.user_id, s.display_name, int(s.is_ai)) for s in seats],

@@ -13,10 +13,11 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
+import asyncpg
 import pytest
 from crash_support import commit_unseen
 from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player
@@ -50,6 +51,32 @@ def database_locked(path: Path, seconds: float) -> Iterator[threading.Thread]:
         yield holder
     finally:
         holder.join()
+
+
+@asynccontextmanager
+async def writes_locked(bot: DiceBot, seconds: float) -> AsyncIterator[None]:
+    """Another connection (another process) keeps every game from being written for
+    ``seconds``: SQLite's write lock, or a lock on PostgreSQL's sessions table that still
+    lets reads through."""
+    url = bot.settings.database_url
+    if url is None:
+        with database_locked(bot.settings.database_path, seconds):
+            yield
+        return
+    conn = await asyncpg.connect(url.get_secret_value())
+    try:
+        transaction = conn.transaction()
+        await transaction.start()
+        await conn.execute("LOCK TABLE sessions IN EXCLUSIVE MODE")
+        release = asyncio.create_task(asyncio.sleep(seconds))
+        try:
+            yield
+            await release
+        finally:
+            release.cancel()
+            await transaction.rollback()
+    finally:
+        await conn.close()
 
 
 # -- a crash between the commit and the edit ----------------------------------------------
@@ -98,7 +125,7 @@ async def test_a_move_waiting_on_a_locked_database_is_deferred_then_shown(
     bob: Player,
 ) -> None:
     board = await start_duel(fake_discord, alice, bob)
-    with database_locked(running_bot.settings.database_path, 3.5):
+    async with writes_locked(running_bot, 3.5):
         pressed = await alice.begin_click(board, "Column 1")
         outcome = await wait_for_answer(pressed, 3)
         # Inside Discord's 3 seconds: a deferred update, not "This interaction failed".
@@ -108,6 +135,7 @@ async def test_a_move_waiting_on_a_locked_database_is_deferred_then_shown(
     assert f"🎲 <@{bob.id}> rolled" in board.content
 
 
+@pytest.mark.sqlite_only  # PostgreSQL's lock timeout: test_storage_failures_postgres.py
 async def test_a_lock_that_outlasts_the_busy_timeout_gets_try_again_and_changes_nothing(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,

@@ -77,8 +77,8 @@ async def diceman_window(
     await diceman_lock(alice, alice_dm, pick)
     again = await alice.click(ephemeral, confirm_id(ephemeral))
     assert "already locked in" in again.text()
-    # The public message shows her locked in before Bob looks (a picture is drawn off the
-    # event loop, so the edit's place among Bob's answers would otherwise vary).
+    # The public message shows that she locked in before Bob acts, so both windows send
+    # their payloads in the same order whatever the database's speed.
     await duel.wait_text("Waiting for Bob to lock in")
     # Bob looks around: his own controls, his DM, the public message.
     await duel.open_ephemeral(bob)

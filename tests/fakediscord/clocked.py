@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 import threading
@@ -56,6 +57,8 @@ def main(argv: list[str]) -> int:
         level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("discord").setLevel(logging.WARNING)
+    # What the publisher showed, when a test wants to follow it.
+    logging.getLogger("bot.publishing").setLevel(os.environ.get("PUBLISHING_LOG_LEVEL", "INFO"))
     asyncio.run(_run(float(start), int(seed)))
     return 0
 

@@ -1,4 +1,6 @@
-"""Fixtures for the foundation tests: real SQLite files in a temporary folder, no mocks."""
+"""Fixtures for the foundation tests: real databases, no mocks. ``db`` runs each test on
+a fresh SQLite file and on a fresh PostgreSQL schema (see tests/backends.py); tests about
+SQLite itself (files, pragmas) use ``db_path`` directly."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import pytest
 # path; tests import it the same way.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from foundation_support import CounterGame, make_service
+from backends import backend_url, database_at
+from foundation_support import CounterGame, OpenAnother, make_service
 
 from bot.clock import ManualClock
 from bot.sessions import SessionService
@@ -30,14 +33,33 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = Database(db_path)
-    await database.open()
-    await database.migrate()
-    try:
-        yield database
-    finally:
+async def db_url(backend: str, db_path: Path) -> AsyncIterator[str | None]:
+    """None on SQLite (the file at ``db_path``), else the test's own PostgreSQL schema."""
+    async with backend_url(backend, db_path.parent) as url:
+        yield url
+
+
+@pytest.fixture
+async def open_another(db_url: str | None, db_path: Path) -> AsyncIterator[OpenAnother]:
+    """Opens another adapter on the same database, as a second process would."""
+    opened: list[Database] = []
+
+    async def open_one() -> Database:
+        database = database_at(db_url, db_path)
+        await database.open()
+        opened.append(database)
+        return database
+
+    yield open_one
+    for database in opened:
         await database.close()
+
+
+@pytest.fixture
+async def db(open_another: OpenAnother) -> Database:
+    database = await open_another()
+    await database.migrate()
+    return database
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ can import the very same handler.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,6 +40,9 @@ ALICE = 11
 BOB = 22
 CAROL = 33
 AI_USER = 99
+
+# ``open_another()``: another adapter on the test's database, as a second process opens it.
+OpenAnother = Callable[[], Awaitable[Database]]
 
 
 class CounterGame:

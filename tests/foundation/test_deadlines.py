@@ -7,11 +7,19 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from foundation_support import ALICE, BOB, CAROL, CHANNEL, CounterGame, make_service, new_counter
+from foundation_support import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    CounterGame,
+    OpenAnother,
+    make_service,
+    new_counter,
+)
 
 from bot.clock import ManualClock
 from bot.deadlines import DeadlineRunner
@@ -112,10 +120,9 @@ async def test_a_new_deadline_wakes_the_runner(
 
 
 async def test_deadlines_survive_closing_and_reopening_the_database(
-    db_path: Path, clock: ManualClock
+    open_another: OpenAnother, clock: ManualClock
 ) -> None:
-    first_db = Database(db_path)
-    await first_db.open()
+    first_db = await open_another()
     await first_db.migrate()
     first = make_service(first_db, clock, CounterGame())
     now = clock.now()
@@ -129,23 +136,19 @@ async def test_deadlines_survive_closing_and_reopening_the_database(
 
     # The bot was down while the first deadline passed.
     clock.advance(15)
-    second_db = Database(db_path)
-    await second_db.open()
+    second_db = await open_another()
+    assert await second_db.migrate() == []
+    game = CounterGame()
+    second = make_service(second_db, clock, game)
+    runner = DeadlineRunner(second, clock)
+    runner.start()
     try:
-        assert await second_db.migrate() == []
-        game = CounterGame()
-        second = make_service(second_db, clock, game)
-        runner = DeadlineRunner(second, clock)
-        runner.start()
-        try:
-            assert tags(await game.wait_published(1)) == ["a"]
-            clock.advance(5)
-            assert tags(await game.wait_published(2)) == ["a", "b"]
-            assert (await second.require(session.id)).state == {"n": 2}
-        finally:
-            await runner.stop()
+        assert tags(await game.wait_published(1)) == ["a"]
+        clock.advance(5)
+        assert tags(await game.wait_published(2)) == ["a", "b"]
+        assert (await second.require(session.id)).state == {"n": 2}
     finally:
-        await second_db.close()
+        await runner.stop()
 
 
 async def test_replaced_deadlines_do_not_fire(
@@ -253,6 +256,7 @@ async def test_a_deadline_added_while_the_runner_reads_is_not_missed(
     assert tags(await game.wait_published(1, within=3.0)) == ["late"]
 
 
+@pytest.mark.sqlite_only  # a full disk, made with SQLite's max_page_count
 async def test_a_deadline_that_meets_a_full_disk_is_kept_and_fires_later(
     service: SessionService, db: Database, clock: ManualClock, game: CounterGame, runners: Any
 ) -> None:

@@ -1,4 +1,5 @@
-"""Schema migrations on real SQLite files: from empty, re-run, concurrent, tracked."""
+"""Schema migrations on both backends: from empty, re-run, concurrent, tracked; and the
+upgrades of data that earlier releases left (SQLite files, and the same on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-from bot.migrations import MIGRATIONS
-from bot.storage import Database
+import pytest
+from backends import backend_url, database_at
+from foundation_support import OpenAnother
+
+from bot.migrations import MIGRATIONS, PerDialect
+from bot.storage import SQLiteDatabase
 
 ALL_VERSIONS = [version for version, _ in MIGRATIONS]
 
@@ -17,79 +22,96 @@ async def test_versions_are_strictly_increasing_from_one() -> None:
     assert list(range(1, len(MIGRATIONS) + 1)) == ALL_VERSIONS
 
 
-async def test_migrating_an_empty_file_applies_every_migration_once(db_path: Path) -> None:
-    db = Database(db_path)
-    await db.open()
-    try:
-        assert await db.migrate() == ALL_VERSIONS
-        rows = await db.fetch_all("SELECT version, applied_at FROM schema_migrations")
-        assert [row["version"] for row in rows] == ALL_VERSIONS
-        assert all(row["applied_at"] > 0 for row in rows)
-        names = {name for name, _ in await db.schema()}
-        for table in (
-            "sessions",
-            "session_players",
-            "events",
-            "deadlines",
-            "results",
-            "result_players",
-            "ratings",
-            "guild_settings",
-            "schema_migrations",
-        ):
-            assert table in names
-    finally:
-        await db.close()
+DIALECT_WORDS = (
+    "PRAGMA",
+    "WITHOUT ROWID",
+    "AUTOINCREMENT",
+    "BIGINT",
+    "DOUBLE PRECISION",
+    "IDENTITY",
+    "SERIAL",
+    " REAL",
+    "JSONB",
+)
 
 
-async def test_rerunning_applies_nothing_and_keeps_the_schema(db_path: Path) -> None:
-    db = Database(db_path)
-    await db.open()
+async def test_steps_are_portable_unless_they_must_differ() -> None:
+    for migration in MIGRATIONS:
+        for step in migration.steps:
+            if isinstance(step, PerDialect):
+                # A pair that says the same twice should be one portable step.
+                assert step.sqlite != step.postgresql, migration.version
+            else:
+                # A portable step uses no type or clause only one database knows.
+                assert not [word for word in DIALECT_WORDS if word in step.upper()], step
+
+
+async def test_migrating_an_empty_database_applies_every_migration_once(
+    open_another: OpenAnother,
+) -> None:
+    db = await open_another()
+    assert await db.migrate() == ALL_VERSIONS
+    rows = await db.fetch_all("SELECT version, applied_at FROM schema_migrations")
+    assert [row["version"] for row in rows] == ALL_VERSIONS
+    assert all(row["applied_at"] > 0 for row in rows)
+    names = {name for name, _ in await db.schema()}
+    for table in (
+        "sessions",
+        "session_players",
+        "events",
+        "deadlines",
+        "results",
+        "result_players",
+        "ratings",
+        "guild_settings",
+        "schema_migrations",
+        "identify_slots",
+    ):
+        assert table in names
+
+
+async def test_rerunning_applies_nothing_and_keeps_the_schema(open_another: OpenAnother) -> None:
+    db = await open_another()
     await db.migrate()
     first = await db.schema()
     tracked = await db.fetch_all("SELECT version, applied_at FROM schema_migrations")
     assert await db.migrate() == []
     assert await db.schema() == first
-    await db.close()
 
-    # A fresh process on the same file: still nothing to do, same schema and history.
-    reopened = Database(db_path)
-    await reopened.open()
-    try:
-        assert await reopened.migrate() == []
-        assert await reopened.schema() == first
-        again = await reopened.fetch_all("SELECT version, applied_at FROM schema_migrations")
-        assert [tuple(r) for r in again] == [tuple(r) for r in tracked]
-    finally:
-        await reopened.close()
+    # A fresh process on the same database: nothing to do, same schema and history.
+    reopened = await open_another()
+    assert await reopened.migrate() == []
+    assert await reopened.schema() == first
+    again = await reopened.fetch_all("SELECT version, applied_at FROM schema_migrations")
+    assert [tuple(r) for r in again] == [tuple(r) for r in tracked]
 
 
-async def test_two_files_migrated_from_empty_have_identical_schemas(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_two_databases_migrated_from_empty_have_identical_schemas(
+    tmp_path: Path, backend: str
+) -> None:
     schemas = []
-    for name in ("one.db", "two.db"):
-        db = Database(tmp_path / name)
-        await db.open()
-        await db.migrate()
-        schemas.append(await db.schema())
-        await db.close()
+    for name in ("one", "two"):
+        async with backend_url(backend, tmp_path) as url:
+            db = database_at(url, tmp_path / f"{name}.db")
+            await db.open()
+            await db.migrate()
+            schemas.append(await db.schema())
+            await db.close()
     assert schemas[0] == schemas[1]
 
 
-async def test_two_connections_migrating_at_once_apply_each_version_once(db_path: Path) -> None:
-    first, second = Database(db_path), Database(db_path)
-    await first.open()
-    await second.open()
-    try:
-        applied = await asyncio.gather(first.migrate(), second.migrate())
-        assert sorted(applied, key=len) == [[], ALL_VERSIONS]
-        assert await first.schema() == await second.schema()
-    finally:
-        await first.close()
-        await second.close()
+async def test_two_connections_migrating_at_once_apply_each_version_once(
+    open_another: OpenAnother,
+) -> None:
+    first, second = await open_another(), await open_another()
+    applied = await asyncio.gather(first.migrate(), second.migrate())
+    assert sorted(applied, key=len) == [[], ALL_VERSIONS]
+    assert await first.schema() == await second.schema()
 
 
 async def test_database_is_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
-    db = Database(db_path)
+    db = SQLiteDatabase(db_path)
     await db.open()
     try:
         await db.migrate()
@@ -104,12 +126,8 @@ async def test_database_is_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
         assert plain.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_migration_3_keeps_the_seats_of_open_games(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "v2.db"
-    old = Database(path)
-    await old.open()
+async def test_migration_3_keeps_the_seats_of_open_games(open_another: OpenAnother) -> None:
+    old = await open_another()
     assert await old.migrate(upto=2) == [1, 2]
     async with old.transaction() as conn:
         await conn.execute(
@@ -123,27 +141,21 @@ async def test_migration_3_keeps_the_seats_of_open_games(
         )
     await old.close()
 
-    new = Database(path)
-    await new.open()
-    try:
-        assert await new.migrate(upto=3) == [3]
-        rows = await new.fetch_all(
-            "SELECT user_id, has_left FROM session_players WHERE session_id = 7 ORDER BY seat"
-        )
-        assert [(row["user_id"], row["has_left"]) for row in rows] == [(10, 0), (11, 0)]
-    finally:
-        await new.close()
+    new = await open_another()
+    assert await new.migrate(upto=3) == [3]
+    rows = await new.fetch_all(
+        "SELECT user_id, has_left FROM session_players WHERE session_id = 7 ORDER BY seat"
+    )
+    assert [(row["user_id"], row["has_left"]) for row in rows] == [(10, 0), (11, 0)]
 
 
 async def test_migration_4_takes_old_messages_as_shown_and_marks_players_busy(
-    tmp_path: Path,
+    open_another: OpenAnother,
 ) -> None:
     """Rows from before migration 4 count as shown (no burst of edits at upgrade), and the
     players of open games become busy in their channel, even when an old bug seated one
     player at two open tables there (the first keeps them; the upgrade does not fail)."""
-    path = tmp_path / "v3.db"
-    old = Database(path)
-    await old.open()
+    old = await open_another()
     assert await old.migrate(upto=3) == [1, 2, 3]
     async with old.transaction() as conn:
         for session_id, status in ((7, "active"), (8, "pending"), (9, "finished")):
@@ -160,30 +172,24 @@ async def test_migration_4_takes_old_messages_as_shown_and_marks_players_busy(
             )
     await old.close()
 
-    new = Database(path)
-    await new.open()
-    try:
-        assert await new.migrate(upto=4) == [4]
-        shown = await new.fetch_all("SELECT id, shown_version FROM sessions ORDER BY id")
-        assert [(row["id"], row["shown_version"]) for row in shown] == [(7, 5), (8, 5), (9, 5)]
-        busy = await new.fetch_all(
-            "SELECT channel_id, user_id, session_id FROM busy_players ORDER BY user_id"
-        )
-        assert [tuple(row) for row in busy] == [(2, 10, 7), (2, 11, 7)]
-    finally:
-        await new.close()
+    new = await open_another()
+    assert await new.migrate(upto=4) == [4]
+    shown = await new.fetch_all("SELECT id, shown_version FROM sessions ORDER BY id")
+    assert [(row["id"], row["shown_version"]) for row in shown] == [(7, 5), (8, 5), (9, 5)]
+    busy = await new.fetch_all(
+        "SELECT channel_id, user_id, session_id FROM busy_players ORDER BY user_id"
+    )
+    assert [tuple(row) for row in busy] == [(2, 10, 7), (2, 11, 7)]
 
 
-async def test_migration_5_names_each_rated_player_as_in_their_latest_game(
-    tmp_path: Path,
+async def test_migration_6_names_each_rated_player_as_in_their_latest_game(
+    open_another: OpenAnother,
 ) -> None:
-    """Leaderboards show stored names: migration 5 fills each rating with the name its
+    """Leaderboards show stored names: migration 6 fills each rating with the name its
     player had in their latest game of that kind on that server (not another server's, not
     another game's), and '' for a rating with no recorded game."""
-    path = tmp_path / "v4.db"
-    old = Database(path)
-    await old.open()
-    assert await old.migrate(upto=4) == [1, 2, 3, 4]
+    old = await open_another()
+    assert await old.migrate(upto=5) == [1, 2, 3, 4, 5]
     games = (
         # session, guild, game, result id, (user 10's name, user 11's name)
         (1, 1, "knucklebones", 1, ("Ann", "Ben")),
@@ -229,20 +235,15 @@ async def test_migration_5_names_each_rated_player_as_in_their_latest_game(
             )
     await old.close()
 
-    new = Database(path)
-    await new.open()
-    try:
-        assert await new.migrate() == [5]
-        rows = await new.fetch_all(
-            "SELECT guild_id, game, user_id, display_name FROM ratings"
-            " ORDER BY guild_id, game, user_id"
-        )
-        assert [tuple(row) for row in rows] == [
-            (1, "diceman", 10, "Ann D"),
-            (1, "knucklebones", 10, "Annie"),
-            (1, "knucklebones", 11, "Ben"),
-            (1, "weighted_dice", 10, ""),
-            (2, "knucklebones", 10, "Ann elsewhere"),
-        ]
-    finally:
-        await new.close()
+    new = await open_another()
+    assert await new.migrate(upto=6) == [6]
+    rows = await new.fetch_all(
+        "SELECT guild_id, game, user_id, display_name FROM ratings ORDER BY guild_id, game, user_id"
+    )
+    assert [tuple(row) for row in rows] == [
+        (1, "diceman", 10, "Ann D"),
+        (1, "knucklebones", 10, "Annie"),
+        (1, "knucklebones", 11, "Ben"),
+        (1, "weighted_dice", 10, ""),
+        (2, "knucklebones", 10, "Ann elsewhere"),
+    ]

@@ -6,10 +6,10 @@ shared wins. Also: games against the AI, picks, reset, and migration 2 on old da
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
+from foundation_support import OpenAnother
 from openskill.models import PlackettLuce
 
 from bot.clock import ManualClock
@@ -48,15 +48,6 @@ class ScriptedGame:
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> Any:
-    database = Database(tmp_path / "ratings.db")
-    await database.open()
-    await database.migrate()
-    yield database
-    await database.close()
 
 
 @pytest.fixture
@@ -324,12 +315,8 @@ async def test_reset_clears_one_game_on_one_server(service: SessionService, db: 
     assert kept is not None and kept["n"] == 2
 
 
-async def test_migration_2_keeps_existing_ratings(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "old.db"
-    old = Database(path)
-    await old.open()
+async def test_migration_2_keeps_existing_ratings(open_another: OpenAnother) -> None:
+    old = await open_another()
     assert await old.migrate(upto=1) == [1]
     async with old.transaction() as conn:
         await conn.execute(
@@ -338,22 +325,18 @@ async def test_migration_2_keeps_existing_ratings(
         )
     await old.close()
 
-    new = Database(path)
-    await new.open()
-    try:
-        assert await new.migrate() == [version for version, _ in MIGRATIONS[1:]]
-        row = await new.fetch_one("SELECT * FROM ratings WHERE user_id = 42")
-        assert row is not None
-        assert (row["wins"], row["games"], row["score_total"], row["scored_games"]) == (4, 6, 0, 0)
-        names = {name for name, _ in await new.schema()}
-        assert {
-            "player_picks",
-            "ratings_ladder",
-            "ratings_by_wins",
-            "ratings_by_win_rate",
-            "results_by_guild",
-        } <= names
-        # The covering ladder index replaces migration 1's narrower one.
-        assert "ratings_by_ordinal" not in names
-    finally:
-        await new.close()
+    new = await open_another()
+    assert await new.migrate() == [version for version, _ in MIGRATIONS[1:]]
+    row = await new.fetch_one("SELECT * FROM ratings WHERE user_id = 42")
+    assert row is not None
+    assert (row["wins"], row["games"], row["score_total"], row["scored_games"]) == (4, 6, 0, 0)
+    names = {name for name, _ in await new.schema()}
+    assert {
+        "player_picks",
+        "ratings_ladder",
+        "ratings_by_wins",
+        "ratings_by_win_rate",
+        "results_by_guild",
+    } <= names
+    # The covering ladder index replaces migration 1's narrower one.
+    assert "ratings_by_ordinal" not in names

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from foundation_support import (
     GAME,
     GUILD,
     CounterGame,
+    OpenAnother,
     make_service,
     new_counter,
     seats,
@@ -133,35 +133,32 @@ async def test_concurrent_presses_on_one_service_one_wins_one_is_told_it_changed
     assert await event_versions(db, session.id) == [0, 1]
 
 
-async def test_concurrent_presses_through_two_connections_on_one_file(
-    db_path: Path, service: SessionService, clock: ManualClock
+async def test_concurrent_presses_through_two_connections_on_one_database(
+    open_another: OpenAnother, service: SessionService, clock: ManualClock
 ) -> None:
+    """Two processes, as far as the database can tell: the version check decides."""
     session = await new_counter(service, ALICE, BOB)
-    other_db = Database(db_path)
-    await other_db.open()
-    try:
-        other = make_service(other_db, clock, CounterGame())
-        for expected in range(3):
-            results = await asyncio.gather(
-                service.act(session.id, ALICE, {"type": "inc", "by": 1}, expected_version=expected),
-                other.act(session.id, BOB, {"type": "inc", "by": 10}, expected_version=expected),
-                return_exceptions=True,
-            )
-            errors = [r for r in results if isinstance(r, BaseException)]
-            assert len(errors) == 1, results
-            assert isinstance(errors[0], SessionChanged)
-            assert CHANGED_MEANWHILE in errors[0].message
-        stored = await other.require(session.id)
-        assert stored.version == 3
-        rows = await other_db.fetch_all(
-            "SELECT version, action FROM events WHERE session_id = ? ORDER BY version",
-            (session.id,),
+    other_db = await open_another()
+    other = make_service(other_db, clock, CounterGame())
+    for expected in range(3):
+        results = await asyncio.gather(
+            service.act(session.id, ALICE, {"type": "inc", "by": 1}, expected_version=expected),
+            other.act(session.id, BOB, {"type": "inc", "by": 10}, expected_version=expected),
+            return_exceptions=True,
         )
-        assert [row["version"] for row in rows] == [0, 1, 2, 3]
-        applied = sum(json.loads(row["action"]).get("by", 0) for row in rows)
-        assert stored.state == {"n": applied}
-    finally:
-        await other_db.close()
+        errors = [r for r in results if isinstance(r, BaseException)]
+        assert len(errors) == 1, results
+        assert isinstance(errors[0], SessionChanged)
+        assert CHANGED_MEANWHILE in errors[0].message
+    stored = await other.require(session.id)
+    assert stored.version == 3
+    rows = await other_db.fetch_all(
+        "SELECT version, action FROM events WHERE session_id = ? ORDER BY version",
+        (session.id,),
+    )
+    assert [row["version"] for row in rows] == [0, 1, 2, 3]
+    applied = sum(json.loads(row["action"]).get("by", 0) for row in rows)
+    assert stored.state == {"n": applied}
 
 
 async def test_a_stale_expected_version_is_refused(service: SessionService) -> None:

@@ -216,49 +216,42 @@ def test_configure_logging_redacts_every_logger(
     assert "hello" in err
 
 
-async def test_guild_overrides_apply_over_the_defaults(tmp_path: Path) -> None:
+async def test_guild_overrides_apply_over_the_defaults(db: Database) -> None:
     defaults = GuildSettings(turn_timeout_seconds=120)
-    db = Database(tmp_path / "g.db")
-    await db.open()
-    try:
-        await db.migrate()
-        assert await load_guild_settings(db.conn, 5, defaults) == defaults
-        async with db.transaction() as conn:
-            await save_guild_overrides(conn, 5, {"round_timeout_seconds": 90}, 1.0)
-        loaded = await load_guild_settings(db.conn, 5, defaults)
-        assert (loaded.turn_timeout_seconds, loaded.round_timeout_seconds) == (120, 90)
-        assert await load_guild_settings(db.conn, 6, defaults) == defaults
-    finally:
-        await db.close()
+    async with db.read() as conn:
+        assert await load_guild_settings(conn, 5, defaults) == defaults
+    async with db.transaction() as conn:
+        await save_guild_overrides(conn, 5, {"round_timeout_seconds": 90}, 1.0)
+    async with db.transaction() as conn:
+        await save_guild_overrides(conn, 5, {"round_timeout_seconds": 95}, 2.0)
+    async with db.read() as conn:
+        loaded = await load_guild_settings(conn, 5, defaults)
+        assert (loaded.turn_timeout_seconds, loaded.round_timeout_seconds) == (120, 95)
+        assert await load_guild_settings(conn, 6, defaults) == defaults
 
 
-async def test_invalid_stored_overrides_fall_back_to_the_defaults(tmp_path: Path) -> None:
+async def test_invalid_stored_overrides_fall_back_to_the_defaults(db: Database) -> None:
     """A row written by an older version (other bounds, a renamed or mistyped value) must
     not put out-of-range timeouts into every game of that server."""
     defaults = GuildSettings()
-    db = Database(tmp_path / "g.db")
-    await db.open()
-    try:
-        await db.migrate()
-        async with db.transaction() as conn:
-            await save_guild_overrides(
-                conn,
-                5,
-                {
-                    "turn_timeout_seconds": 1,
-                    "round_timeout_seconds": "soon",
-                    "betting_window_seconds": 30,
-                    "renamed_setting": 3,
-                },
-                1.0,
-            )
-        loaded = await load_guild_settings(db.conn, 5, defaults)
-        assert isinstance(loaded.turn_timeout_seconds, int)
-        assert loaded.turn_timeout_seconds == defaults.turn_timeout_seconds
-        assert loaded.round_timeout_seconds == defaults.round_timeout_seconds
-        assert loaded.betting_window_seconds == 30
-    finally:
-        await db.close()
+    async with db.transaction() as conn:
+        await save_guild_overrides(
+            conn,
+            5,
+            {
+                "turn_timeout_seconds": 1,
+                "round_timeout_seconds": "soon",
+                "betting_window_seconds": 30,
+                "renamed_setting": 3,
+            },
+            1.0,
+        )
+    async with db.read() as conn:
+        loaded = await load_guild_settings(conn, 5, defaults)
+    assert isinstance(loaded.turn_timeout_seconds, int)
+    assert loaded.turn_timeout_seconds == defaults.turn_timeout_seconds
+    assert loaded.round_timeout_seconds == defaults.round_timeout_seconds
+    assert loaded.betting_window_seconds == 30
 
 
 def test_guild_defaults_follow_the_bot_settings(no_settings_env: Path) -> None:

@@ -1,5 +1,6 @@
-"""When the database is locked, gone or unwritable, callers get StorageUnavailable with a
-clear message, and nothing is half-written."""
+"""When the SQLite database is locked, gone or unwritable, callers get StorageUnavailable
+with a clear message, and nothing is half-written. (PostgreSQL's own failures:
+test_storage_failures_postgres.py.)"""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter, snapshot
 
 from bot.clock import ManualClock
-from bot.storage import BUSY_TIMEOUT_MS, Database, StorageUnavailable
+from bot.storage import BUSY_TIMEOUT_MS, Database, SQLiteDatabase, StorageUnavailable
 
 
 @contextlib.contextmanager
@@ -32,7 +33,7 @@ def write_lock_held(path: Path) -> Iterator[None]:
 
 
 async def test_the_default_busy_timeout_is_unchanged(db_path: Path) -> None:
-    db = Database(db_path)
+    db = SQLiteDatabase(db_path)
     await db.open()
     try:
         row = await db.fetch_one("PRAGMA busy_timeout")
@@ -41,11 +42,12 @@ async def test_the_default_busy_timeout_is_unchanged(db_path: Path) -> None:
         await db.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_move_while_another_connection_holds_the_lock_is_refused_cleanly(
     db: Database, db_path: Path, clock: ManualClock
 ) -> None:
     session = await new_counter(make_service(db, clock, CounterGame()), ALICE, BOB)
-    impatient = Database(db_path, busy_timeout_ms=150)
+    impatient = SQLiteDatabase(db_path, busy_timeout_ms=150)
     await impatient.open()
     try:
         game = CounterGame()
@@ -69,10 +71,11 @@ async def test_a_move_while_another_connection_holds_the_lock_is_refused_cleanly
         await impatient.close()
 
 
+@pytest.mark.sqlite_only
 async def test_creating_a_session_while_locked_is_refused_cleanly(
     db: Database, db_path: Path, clock: ManualClock
 ) -> None:
-    impatient = Database(db_path, busy_timeout_ms=100)
+    impatient = SQLiteDatabase(db_path, busy_timeout_ms=100)
     await impatient.open()
     try:
         service = make_service(impatient, clock, CounterGame())
@@ -83,6 +86,7 @@ async def test_creating_a_session_while_locked_is_refused_cleanly(
         await impatient.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_deleted_database_file_is_reported_not_silently_written(
     db: Database, db_path: Path, clock: ManualClock
 ) -> None:
@@ -99,6 +103,7 @@ async def test_a_deleted_database_file_is_reported_not_silently_written(
     assert not await asyncio.to_thread(db_path.exists)
 
 
+@pytest.mark.sqlite_only
 async def test_a_replaced_database_file_is_reported(
     db: Database, db_path: Path, clock: ManualClock
 ) -> None:
@@ -114,7 +119,7 @@ async def test_a_replaced_database_file_is_reported(
 async def test_a_database_path_under_a_file_gives_a_clear_error(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
-    db = Database(blocker / "dicebot.db")
+    db = SQLiteDatabase(blocker / "dicebot.db")
     with pytest.raises(StorageUnavailable) as refused:
         await db.open()
     assert str(blocker / "dicebot.db") in str(refused.value)
@@ -126,7 +131,7 @@ async def test_a_database_path_under_a_file_gives_a_clear_error(tmp_path: Path) 
 async def test_a_folder_as_the_database_path_gives_a_clear_error(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     folder.mkdir()
-    db = Database(folder)
+    db = SQLiteDatabase(folder)
     with pytest.raises(StorageUnavailable) as refused:
         await db.open()
     assert str(folder) in str(refused.value)
@@ -135,7 +140,7 @@ async def test_a_folder_as_the_database_path_gives_a_clear_error(tmp_path: Path)
 async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"this is not an SQLite database, just some text" * 100)
-    db = Database(garbage)
+    db = SQLiteDatabase(garbage)
     with pytest.raises(StorageUnavailable):
         await db.open()
         await db.migrate()
@@ -143,7 +148,7 @@ async def test_a_file_that_is_not_a_database_gives_a_clear_error(tmp_path: Path)
 
 
 async def test_using_a_closed_database_is_storage_unavailable(db_path: Path) -> None:
-    db = Database(db_path)
+    db = SQLiteDatabase(db_path)
     with pytest.raises(StorageUnavailable):
         async with db.transaction():
             pass
@@ -153,6 +158,7 @@ async def test_using_a_closed_database_is_storage_unavailable(db_path: Path) -> 
         await db.fetch_all("SELECT 1")
 
 
+@pytest.mark.sqlite_only
 async def test_a_full_disk_in_the_middle_of_a_move_rolls_it_back(
     db: Database, clock: ManualClock
 ) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fakediscord.process import PROJECT
 
-from bot.storage import Database
+from bot.storage import Database, SQLiteDatabase
 
 
 def run_healthcheck(database: Path) -> subprocess.CompletedProcess[str]:
@@ -25,7 +25,7 @@ def run_healthcheck(database: Path) -> subprocess.CompletedProcess[str]:
 
 async def migrated_database(path: Path) -> Database:
     """An open database at the current schema; the caller closes it."""
-    database = Database(path)
+    database = SQLiteDatabase(path)
     await database.open()
     await database.migrate()
     return database

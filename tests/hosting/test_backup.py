@@ -16,7 +16,7 @@ from fakediscord.process import PROJECT
 from hosting_support import migrated_database
 
 from bot.migrations import MIGRATIONS
-from bot.storage import Database
+from bot.storage import Database, SQLiteDatabase
 
 LATEST_SCHEMA = max(version for version, _ in MIGRATIONS)
 PADDING = "x" * 2_000  # a few MB in all, so the copy takes a while under the burst
@@ -54,13 +54,12 @@ async def run_backup(*args: str, **settings: str) -> subprocess.CompletedProcess
 async def write_game(db: Database, number: int) -> None:
     """One transaction: a session and its three events; version = number of events."""
     async with db.transaction() as conn:
-        cursor = await conn.execute(
+        session_id = await conn.fetch_value(
             "INSERT INTO sessions (game, guild_id, channel_id, status, state, version, seed,"
             " created_by, created_at, updated_at)"
-            " VALUES ('knucklebones', 1, 2, 'active', ?, 0, ?, 3, ?, ?)",
+            " VALUES ('knucklebones', 1, 2, 'active', ?, 0, ?, 3, ?, ?) RETURNING id",
             (json.dumps({"n": number, "pad": PADDING}), number, number, number),
         )
-        session_id = cursor.lastrowid
         for version in (1, 2, 3):
             await conn.execute(
                 "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
@@ -121,7 +120,7 @@ async def test_a_backup_during_a_write_burst_restores_consistently(tmp_path: Pat
     restored = tmp_path / "restored.db"
     shutil.copy(tmp_path / "copy.db", restored)
     assert not (tmp_path / "copy.db-wal").exists()
-    reopened = Database(restored)
+    reopened = SQLiteDatabase(restored)
     await reopened.open()
     try:
         assert await reopened.migrate() == []  # already at the current schema

@@ -1,4 +1,4 @@
-"""SQLite through aiosqlite: a write connection and a read connection, WAL, migrations.
+"""The SQLite adapter (aiosqlite): a write connection and a read connection, WAL.
 
 SQLite has one writer at a time, so every write transaction here goes through one
 connection under one asyncio lock; ``BEGIN IMMEDIATE`` takes the database's write lock up
@@ -15,22 +15,16 @@ import logging
 import os
 import sqlite3
 import threading
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
-from bot.migrations import MIGRATIONS
+from bot.storage.base import BUSY_TIMEOUT_MS, Connection, Database, Params, StorageUnavailable
 
 log = logging.getLogger(__name__)
-
-BUSY_TIMEOUT_MS = 5_000
-
-
-class StorageUnavailable(Exception):
-    """The database is locked for too long, gone, or unwritable."""
 
 
 # SQLite's primary result codes that mean "the database cannot be used right now" (busy,
@@ -71,7 +65,30 @@ def _unavailable_as_storage_error() -> Iterator[None]:
         raise
 
 
-class Database:
+class SQLiteConnection(Connection):
+    """An aiosqlite connection behind the storage interface."""
+
+    dialect = "sqlite"
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self.raw = raw
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self.raw.execute(sql, tuple(params))
+        return cursor.rowcount
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        await self.raw.executemany(sql, [tuple(row) for row in rows])
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        # execute_fetchall: one trip to the database thread per query instead of three
+        # (execute, fetch, close).
+        return list(await self.raw.execute_fetchall(sql, tuple(params)))
+
+
+class SQLiteDatabase(Database):
+    dialect = "sqlite"
+
     def __init__(self, path: Path | str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = Path(path)
         # How long a write waits for another connection's write lock before giving up.
@@ -86,12 +103,17 @@ class Database:
         # (device, inode) of the file we opened: to notice it being deleted or replaced.
         self._file_identity: tuple[int, int] | None = None
         self._write_lock = asyncio.Lock()
+        self._wrappers: dict[int, SQLiteConnection] = {}
         # The task inside transaction() (or a read on the write connection), so its own
         # nested reads see its uncommitted writes and do not wait for the lock it holds.
         self._owner: asyncio.Task[object] | None = None
 
+    def describe(self) -> str:
+        return "SQLite :memory:" if self._in_memory else f"SQLite {self.path.resolve()}"
+
     @property
     def conn(self) -> aiosqlite.Connection:
+        """The raw write connection (tests set SQLite pragmas on it)."""
         if self._conn is None:
             raise StorageUnavailable("the database is not open")
         return self._conn
@@ -176,7 +198,7 @@ class Database:
             await conn.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """One write transaction: commit on success, roll back on any exception."""
         current = asyncio.current_task()
         if current is not None and current in (self._owner, self._read_owner):
@@ -185,12 +207,12 @@ class Database:
             conn = self.conn
             self._check_file()
             try:
-                await conn.execute("BEGIN IMMEDIATE")
+                await _begin(conn, "BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise StorageUnavailable(str(error)) from error
             self._owner = asyncio.current_task()
             try:
-                yield conn
+                yield self._wrapped(conn)
             except BaseException as error:
                 await _rollback(conn)
                 if is_unavailable(error):
@@ -206,7 +228,7 @@ class Database:
                 self._owner = None
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """A connection for reads that see committed data only, as one consistent snapshot
         (every statement in the block sees the same commit).
 
@@ -217,28 +239,37 @@ class Database:
         """
         current = asyncio.current_task()
         if self._owner is not None and self._owner is current:
-            yield self.conn
+            yield self._wrapped(self.conn)
             return
         if self._in_memory:
             async with self._shared_read() as conn:
                 yield conn
             return
         if self._read_owner is not None and self._read_owner is current:
-            yield self._open_reader()
+            yield self._wrapped(self._open_reader())
             return
         async with self._read_lock:
             reader = self._open_reader()
             try:
-                await reader.execute("BEGIN")
+                await _begin(reader, "BEGIN")
             except sqlite3.Error as error:
                 raise StorageUnavailable(str(error)) from error
             self._read_owner = current
             try:
                 with _unavailable_as_storage_error():
-                    yield reader
+                    yield self._wrapped(reader)
             finally:
                 self._read_owner = None
                 await _rollback(reader)  # nothing to keep: ends the snapshot
+
+    def _wrapped(self, raw: aiosqlite.Connection) -> SQLiteConnection:
+        # One wrapper per raw connection: a read inside a transaction gets the very
+        # connection object the transaction has.
+        wrapper = self._wrappers.get(id(raw))
+        if wrapper is None or wrapper.raw is not raw:
+            wrapper = SQLiteConnection(raw)
+            self._wrappers[id(raw)] = wrapper
+        return wrapper
 
     def _open_reader(self) -> aiosqlite.Connection:
         if self._reader is None:
@@ -246,7 +277,7 @@ class Database:
         return self._reader
 
     @asynccontextmanager
-    async def _shared_read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _shared_read(self) -> AsyncIterator[Connection]:
         # One connection for everything (":memory:"): a read while another task's
         # transaction is open would see its uncommitted rows, so wait for it to finish.
         async with self._write_lock:
@@ -254,42 +285,9 @@ class Database:
             self._owner = asyncio.current_task()
             try:
                 with _unavailable_as_storage_error():
-                    yield conn
+                    yield self._wrapped(conn)
             finally:
                 self._owner = None
-
-    async def fetch_all(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.read() as conn:
-            return list(await conn.execute_fetchall(sql, params))
-
-    async def fetch_one(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        async with self.read() as conn, conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
-
-    async def migrate(self, upto: int | None = None) -> list[int]:
-        """Apply the migrations not yet applied, all in one transaction; returns them.
-        ``upto`` stops after that version (a file as an older release left it)."""
-        async with self.transaction() as conn:
-            await conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-            )
-            async with conn.execute("SELECT version FROM schema_migrations") as cursor:
-                done = {row[0] for row in await cursor.fetchall()}
-            applied: list[int] = []
-            for version, script in MIGRATIONS:
-                if version in done or (upto is not None and version > upto):
-                    continue
-                # executescript would COMMIT on its own; run statement by statement
-                # so the whole migration stays inside this transaction.
-                for statement in _statements(script):
-                    await conn.execute(statement)
-                await conn.execute(
-                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                    (version, time.time()),
-                )
-                applied.append(version)
-            return applied
 
     async def schema(self) -> list[tuple[str, str]]:
         rows = await self.fetch_all(
@@ -307,6 +305,21 @@ async def _wait_for_worker(connection: aiosqlite.Connection) -> None:
         await asyncio.to_thread(worker.join, 5.0)
 
 
+async def _begin(conn: aiosqlite.Connection, statement: str) -> None:
+    """Start a transaction. A task cancelled while its BEGIN waited in aiosqlite's queue
+    leaves that BEGIN to run anyway, after the task has gone: the connection then sits in
+    a transaction nobody ends (on the write connection, holding the write lock). The
+    next BEGIN finds it, ends it and starts afresh (nothing was written in it)."""
+    try:
+        await conn.execute(statement)
+    except sqlite3.OperationalError as error:
+        if "within a transaction" not in str(error):
+            raise
+        log.debug("ending a transaction left open by a cancelled task")
+        await conn.execute("ROLLBACK")
+        await conn.execute(statement)
+
+
 async def _rollback(conn: aiosqlite.Connection) -> None:
     # After some errors (disk full, I/O) SQLite has already rolled the transaction back;
     # a second ROLLBACK would fail and hide the error that matters.
@@ -316,7 +329,3 @@ async def _rollback(conn: aiosqlite.Connection) -> None:
         await conn.execute("ROLLBACK")
     except sqlite3.Error:
         log.exception("rolling back a failed transaction failed too")
-
-
-def _statements(script: str) -> list[str]:
-    return [part.strip() for part in script.split(";") if part.strip()]

@@ -1,0 +1,178 @@
+"""What one move writes, as data, and the portable statements that write it.
+
+``SessionService.act`` loads the session, runs the game's step, and hands everything the
+move must store to the adapter as ONE ``MoveWrite`` (``Database.write_move``): the new
+state saved with the version check, the seats and who is busy in the channel, the event
+row, the deadlines, and the result and ratings when the game ends. Every adapter runs the
+statements below inside the move's transaction; an adapter may store the same thing its
+own way (fewer round trips) as long as the result is the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import AlreadyPlaying, SessionChanged
+from bot.games import OPEN_STATUSES, Deadline, Seat, Session, Step
+from bot.results import record_result
+from bot.text import escape
+
+if TYPE_CHECKING:
+    from bot.storage.base import Connection
+
+MAX_NAME_LENGTH = 100
+
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """One move: ``step`` applied to ``previous`` by ``actor_id`` (None: the system)."""
+
+    previous: Session
+    step: Step
+    actor_id: int | None
+    action: dict[str, Any]
+    now: float
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+async def write_move(conn: Connection, write: MoveWrite) -> int | None:
+    """Store the move in the open transaction; returns the result id if the game ended.
+    Raises SessionChanged if the session moved on since ``previous`` was loaded, or
+    AlreadyPlaying if a seat that arrived already has a game in the channel."""
+    previous, step, now = write.previous, write.step, write.now
+    new_version = previous.version + 1
+    changed = await conn.execute(
+        "UPDATE sessions SET state = ?, status = ?, version = ?, updated_at = ?"
+        " WHERE id = ? AND version = ?",
+        (dumps(step.state), step.status, new_version, now, previous.id, previous.version),
+    )
+    if changed != 1:
+        raise SessionChanged()
+    if step.seats is not None:
+        await conn.execute("DELETE FROM session_players WHERE session_id = ?", (previous.id,))
+        await write_seats(conn, previous.id, step.seats)
+        if step.status in OPEN_STATUSES:
+            await reclaim_channel(conn, previous, step.seats, write.actor_id)
+    if step.status not in OPEN_STATUSES:
+        await conn.execute("DELETE FROM busy_players WHERE session_id = ?", (previous.id,))
+    await conn.execute(
+        "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (previous.id, new_version, write.actor_id, dumps(write.action), dumps(step.events), now),
+    )
+    if step.status not in OPEN_STATUSES:
+        await replace_deadlines(conn, previous.id, [])
+    elif step.deadlines is not None:
+        await replace_deadlines(conn, previous.id, step.deadlines)
+    if step.result is None:
+        return None
+    seats = step.seats if step.seats is not None else list(previous.seats)
+    return await record_result(
+        conn, session=previous, seats=seats, result=step.result, summary=step.summary, now=now
+    )
+
+
+def stored_seats(seats: Iterable[Seat]) -> list[Seat]:
+    """The seats as stored: in seat order, names cut to MAX_NAME_LENGTH."""
+    return sorted(
+        (
+            Seat(
+                seat=seat.seat,
+                user_id=seat.user_id,
+                display_name=seat.display_name[:MAX_NAME_LENGTH],
+                is_ai=seat.is_ai,
+                has_left=seat.has_left,
+            )
+            for seat in seats
+        ),
+        key=lambda seat: seat.seat,
+    )
+
+
+async def write_seats(conn: Connection, session_id: int, seats: Iterable[Seat]) -> None:
+    await conn.execute_many(
+        "INSERT INTO session_players"
+        " (session_id, seat, user_id, display_name, is_ai, has_left)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (
+                session_id,
+                seat.seat,
+                seat.user_id,
+                seat.display_name,
+                int(seat.is_ai),
+                int(seat.has_left),
+            )
+            for seat in stored_seats(seats)
+        ],
+    )
+
+
+def playing(seats: Iterable[Seat]) -> dict[int, Seat]:
+    """The human seats that count as busy in the channel (not the AI, not those who left)."""
+    return {seat.user_id: seat for seat in seats if not seat.is_ai and not seat.has_left}
+
+
+async def claim_channel(
+    conn: Connection,
+    session_id: int,
+    channel_id: int,
+    seats: Iterable[Seat],
+    actor_id: int | None,
+) -> None:
+    """Mark the seats' players busy in the channel, or raise AlreadyPlaying. The primary key
+    of busy_players makes this hold however many lobbies are joined at the same moment, in
+    one process or several (PostgreSQL makes a second insert of a key wait for the first's
+    transaction, then skip it). Players are claimed in id order, so two transactions
+    claiming the same players never wait for each other in a circle."""
+    for user_id, seat in sorted(playing(seats).items()):
+        inserted = await conn.execute(
+            "INSERT INTO busy_players (channel_id, user_id, session_id) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (channel_id, user_id, session_id),
+        )
+        if inserted == 1:
+            continue
+        game = await conn.fetch_value(
+            "SELECT s.game FROM busy_players b JOIN sessions s ON s.id = b.session_id"
+            " WHERE b.channel_id = ? AND b.user_id = ?",
+            (channel_id, user_id),
+        )
+        name = escape(seat.display_name)
+        who = "You already have" if user_id == actor_id else f"{name} already has"
+        raise AlreadyPlaying(
+            f"{who} a game open in this channel ({game or 'another game'}). Finish or forfeit "
+            "it first, or play in another channel."
+        )
+
+
+async def reclaim_channel(
+    conn: Connection, previous: Session, seats: Iterable[Seat], actor_id: int | None
+) -> None:
+    """The seats changed (a join, a leave): free those who left, claim those who came."""
+    before = playing(previous.seats)
+    after = playing(seats)
+    for user_id in sorted(before.keys() - after.keys()):
+        await conn.execute(
+            "DELETE FROM busy_players WHERE channel_id = ? AND user_id = ? AND session_id = ?",
+            (previous.channel_id, user_id, previous.id),
+        )
+    arrived = [seat for user_id, seat in after.items() if user_id not in before]
+    if arrived:
+        await claim_channel(conn, previous.id, previous.channel_id, arrived, actor_id)
+
+
+async def replace_deadlines(
+    conn: Connection, session_id: int, deadlines: Sequence[Deadline]
+) -> None:
+    await conn.execute("DELETE FROM deadlines WHERE session_id = ?", (session_id,))
+    await conn.execute_many(
+        "INSERT INTO deadlines (session_id, kind, due_at, action) VALUES (?, ?, ?, ?)",
+        [(session_id, d.kind, float(d.due_at), dumps(d.action)) for d in deadlines],
+    )

@@ -1,0 +1,159 @@
+"""The storage interface every part of the bot uses, whichever database is behind it.
+
+Two adapters implement it: SQLite (``bot.storage.sqlite``, the embedded default) and
+PostgreSQL (``bot.storage.postgres``, for several processes sharing one database). The
+SQL the bot writes is portable: ``?`` placeholders (``?1``-style numbered ones too), rows
+read by column name or position, ``RETURNING`` for new ids, ``ON CONFLICT`` upserts with
+the target table named in ``DO UPDATE``. Where the databases must differ, the code asks
+``conn.dialect`` (row locks, schema listing) and the migrations say so per step.
+
+What every adapter guarantees (the README's "Storage guarantees"):
+- ``transaction()`` is one atomic write transaction: commit on success, rollback on any
+  exception. Reads inside it (``read()`` in the same task) see its own writes.
+- ``read()`` runs on a read-only connection as ONE committed snapshot; it never waits for
+  a write transaction and never holds one up.
+- A database that cannot be used right now (locked past the timeout, unreachable, gone,
+  full) raises ``StorageUnavailable``, which players see as "try again"; a mistake in the
+  SQL raises as the error it is.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.migrations import MIGRATIONS, SCHEMA_MIGRATIONS, Dialect
+
+if TYPE_CHECKING:
+    from bot.move_writes import MoveWrite
+
+# How long a write waits for another connection's lock before giving up (both adapters).
+BUSY_TIMEOUT_MS = 5_000
+
+Params = Sequence[Any]
+
+
+class StorageUnavailable(Exception):
+    """The database is locked for too long, unreachable, gone, or unwritable."""
+
+
+class Row(Protocol):
+    """A result row: by column name or by position (aiosqlite.Row and asyncpg.Record)."""
+
+    def __getitem__(self, key: str | int) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+    def __iter__(self) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+
+class Connection(ABC):
+    """A connection inside a transaction or a read block."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns how many rows it changed."""
+
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one statement once per parameter row."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        """Rows of one query (each a ``Row``)."""
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+    async def fetch_value(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row (None without rows)."""
+        row = await self.fetch_one(sql, params)
+        return None if row is None else row[0]
+
+    @property
+    def for_update(self) -> str:
+        """Appended to a SELECT that reads a row the transaction will change: on PostgreSQL
+        it locks the row, so concurrent moves on one session (from any process) take turns
+        instead of one failing its version check; SQLite's write lock already serialises."""
+        return " FOR UPDATE" if self.dialect == "postgresql" else ""
+
+
+class Database(ABC):
+    """The storage seam: an adapter opens the database, runs migrations, and hands out
+    connections for write transactions and for snapshot reads."""
+
+    dialect: Dialect
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect (creating what is needed), or raise StorageUnavailable saying why."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    def describe(self) -> str:
+        """Which database this is, for the log (never a password)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """One write transaction: commit on success, roll back on any exception."""
+
+    @abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Connection]:
+        """A read-only block that sees one committed snapshot (or, inside the task's own
+        transaction, that transaction). Keep it to database work: never await Discord."""
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        async with self.read() as conn:
+            return await conn.fetch_all(sql, params)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
+        async with self.read() as conn:
+            return await conn.fetch_one(sql, params)
+
+    async def write_move(self, conn: Connection, write: MoveWrite) -> int | None:
+        """Store one move in the open transaction (its new state with the version check,
+        seats, event, deadlines, result and ratings); returns the result id if the game
+        ended. The seam for storing a move: an adapter may do it its own way, e.g. in
+        fewer round trips, with the same effect as ``bot.move_writes.write_move``."""
+        from bot.move_writes import write_move
+
+        return await write_move(conn, write)
+
+    @abstractmethod
+    async def schema(self) -> list[tuple[str, str]]:
+        """(name, definition) of every table and index, sorted: to compare schemas."""
+
+    async def _before_migrating(self, conn: Connection) -> None:  # noqa: B027
+        """Serialise migrations across processes (SQLite's write lock already does)."""
+
+    async def migrate(self, upto: int | None = None) -> list[int]:
+        """Apply the migrations not yet applied, all in one transaction; returns them.
+        ``upto`` stops after that version (a database as an older release left it)."""
+        async with self.transaction() as conn:
+            await self._before_migrating(conn)
+            await conn.execute(SCHEMA_MIGRATIONS.for_dialect(self.dialect))
+            rows = await conn.fetch_all("SELECT version FROM schema_migrations")
+            done = {row[0] for row in rows}
+            applied: list[int] = []
+            for migration in MIGRATIONS:
+                version = migration.version
+                if version in done or (upto is not None and version > upto):
+                    continue
+                for statement in migration.statements(self.dialect):
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                    (version, time.time()),
+                )
+                applied.append(version)
+            return applied

@@ -1,0 +1,107 @@
+"""When PostgreSQL cannot be used (a row locked by another process past the lock timeout,
+a server that is down or unknown, connections the server cut), callers get
+StorageUnavailable ("try again"), nothing is half-written, and the next move works."""
+
+from __future__ import annotations
+
+import asyncpg
+import pytest
+from backends import isolated_schema, with_query
+from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter, snapshot
+
+from bot.clock import ManualClock
+from bot.storage import StorageUnavailable
+from bot.storage.postgres import PostgresDatabase, describe_url
+
+pytestmark = pytest.mark.postgres_only
+
+
+async def opened(url: str, **options: int) -> PostgresDatabase:
+    db = PostgresDatabase(url, **options)
+    await db.open()
+    return db
+
+
+async def test_a_move_on_a_row_another_process_holds_past_the_lock_timeout_is_refused(
+    clock: ManualClock,
+) -> None:
+    async with isolated_schema() as url:
+        db = await opened(url, busy_timeout_ms=200)
+        holder = await asyncpg.connect(url)
+        try:
+            await db.migrate()
+            game = CounterGame()
+            service = make_service(db, clock, game)
+            session = await new_counter(service, ALICE, BOB)
+            before = await snapshot(db, session.id)
+            holding = holder.transaction()
+            await holding.start()
+            await holder.execute("SELECT * FROM sessions WHERE id = $1 FOR UPDATE", session.id)
+            with pytest.raises(StorageUnavailable, match="lock"):
+                await service.act(session.id, ALICE, {"type": "inc", "by": 1})
+            # Reads are not held up by the lock.
+            assert (await service.require(session.id)).version == 0
+            await holding.rollback()
+            assert game.steps_seen == 0
+            assert await snapshot(db, session.id) == before
+            # Once the other process lets go, the same service works again.
+            outcome = await service.act(session.id, ALICE, {"type": "inc", "by": 1})
+            assert outcome.session.version == 1
+        finally:
+            await holder.close()
+            await db.close()
+
+
+async def test_a_server_that_is_down_is_reported_without_the_password() -> None:
+    url = "postgresql://dicebot:s3cret-pw@127.0.0.1:1/dicebot"
+    db = PostgresDatabase(url, connect_timeout=2)
+    with pytest.raises(StorageUnavailable) as refused:
+        await db.open()
+    assert "127.0.0.1:1" in str(refused.value)
+    assert "s3cret-pw" not in str(refused.value)
+    assert "s3cret-pw" not in describe_url(url)
+    with pytest.raises(StorageUnavailable):
+        await db.fetch_all("SELECT 1")
+
+
+async def test_an_unknown_database_is_reported() -> None:
+    async with isolated_schema() as url:
+        missing = url.replace("/test?", "/no_such_database_here?")
+        with pytest.raises(StorageUnavailable, match="no_such_database_here"):
+            await PostgresDatabase(missing, connect_timeout=2).open()
+
+
+async def test_connections_the_server_cuts_give_try_again_and_then_work(
+    clock: ManualClock,
+) -> None:
+    async with isolated_schema() as base:
+        name = base.rsplit("=", 1)[-1]
+        url = with_query(base, application_name=name)
+        db = await opened(url)
+        admin = await asyncpg.connect(base)
+        try:
+            await db.migrate()
+            game = CounterGame()
+            service = make_service(db, clock, game)
+            session = await new_counter(service, ALICE, BOB)
+            await service.require(session.id)
+            # The server ends every connection of this bot (a restart, an admin, a proxy).
+            cut = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE application_name = $1",
+                name,
+            )
+            assert cut >= 2
+            applied = 0
+            for _ in range(4):
+                try:
+                    await service.act(session.id, ALICE, {"type": "inc", "by": 1})
+                    applied += 1
+                except StorageUnavailable:
+                    pass  # "try again": the pool replaces the connection
+            assert applied >= 3
+            stored = await service.require(session.id)
+            assert (stored.version, stored.state) == (applied, {"n": applied})
+        finally:
+            await admin.close()
+            await db.close()
