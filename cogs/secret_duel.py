@@ -751,7 +751,7 @@ class SecretDuelHandler(Generic[StateT]):
             score = f"{self.rules.vitals_word} {max(0, values[0])}–{max(0, values[1])}"
             if result.reason == "round_cap":
                 return f"⏹️ The round limit was reached with equal life: **a draw**, {score}."
-            return f"🤝 **Draw**: both fell in the same moment, {title} {score}."
+            return f"🤝 **Draw**: both fell in the same moment. {title}, {score}."
         winner_seat = result.winners[0]
         winner = names[winner_seat]
         loser = names[1 - winner_seat]
