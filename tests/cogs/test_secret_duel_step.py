@@ -280,3 +280,19 @@ def test_a_finished_duel_records_functions_and_who_went_first() -> None:
     assert summary["first_seat"] == 0 and summary["mode"] == "tactical"
     assert summary["functions"] == [["bluff"] * (turn - 1), ["bluff"] * (turn - 1)]
     assert summary["score_line"].startswith("HP ") and summary["rounds"] == turn - 1
+
+
+def test_a_round_cap_with_equal_life_is_called_a_draw_not_a_double_fall() -> None:
+    h = handler()
+    s = accepted()
+    game = dict(s.state["game"])
+    game.update(
+        phase="finished",
+        round=30,
+        life=[7, 7],
+        result={"ranks": [1, 1], "winners": [], "draw": True, "reason": "round_cap"},
+    )
+    finished = replace(s, state={**s.state, "game": game}, status="finished")
+    text = h.render_public(finished)["embed"].description
+    assert "The round limit was reached with equal life: **a draw**." in text
+    assert "fell" not in text

@@ -197,3 +197,24 @@ async def test_rules_are_ephemeral_with_house_decisions_and_server_timers(
     ):
         card = await alice.slash("rules", game=game)
         assert card.ephemeral and phrase in card.text(), game
+
+
+async def test_history_score_lines_read_in_the_order_the_sentence_names_the_players(
+    running_bot: DiceBot, guild: FakeGuild, alice: Player, bob: Player
+) -> None:
+    # Seat order alice, bob; bob won 43 to 38, and Diceman life 4 to 11 for bob.
+    for game, line in (("knucklebones", "38–43"), ("diceman", "Life 4–11")):
+        await finish_game(
+            running_bot,
+            game=game,
+            guild_id=guild.id,
+            channel_id=guild.default_channel.id,
+            players=[alice.id, bob.id],
+            ranks=[2, 1],
+            summary={"score_line": line},
+        )
+    shown = await alice.slash("history")
+    text = shown.text()
+    assert f"<@{bob.id}> beat <@{alice.id}> · 43–38" in text
+    assert f"<@{bob.id}> beat <@{alice.id}> · Life 11–4" in text
+    assert "38–43" not in text and "Life 4–11" not in text

@@ -333,3 +333,35 @@ async def test_a_leaderboard_of_one_page_is_posted_without_an_error(
     assert not any("Something went wrong" in m.text() for m in alice.ephemerals())
     await asyncio.sleep(0.05)  # an error answer would follow the board at once
     assert not any("Something went wrong" in m.text() for m in alice.ephemerals())
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "refusal"),
+    [
+        ("duel ai", {"hp": 500}, "`hp` must be between 10 and 150."),
+        ("duel ai", {"hp": 9}, "`hp` must be between 10 and 150."),
+        ("duel challenge", {"hp": 151}, "`hp` must be between 10 and 150."),
+        ("duel ai", {"mode": "chaotic"}, "`mode` must be one of `tactical`, `classic`."),
+        ("knucklebones ai", {"difficulty": "impossible"}, "`difficulty` must be one of"),
+        ("knucklebones challenge", {"first": "nobody"}, "`first` must be one of"),
+        ("leaderboard", {"game": "chess"}, "`game` must be one of"),
+        ("leaderboard", {"game": "knucklebones", "page": 0}, "`page` must be between 1 and"),
+    ],
+)
+async def test_options_a_modified_client_sends_are_refused_before_any_game_exists(
+    running_bot: DiceBot,
+    alice: Player,
+    bob: Player,
+    command: str,
+    options: dict[str, object],
+    refusal: str,
+) -> None:
+    if command.endswith("challenge"):
+        options = {"opponent": bob, **options}
+    answer = await alice.slash(command, modified_client=True, **options)
+    assert answer.ephemeral and refusal in answer.text()
+    assert await running_bot.db.fetch_all("SELECT id FROM sessions") == []
+    # Nothing is left blocking the player: a valid command right after works.
+    if command.startswith("duel"):
+        started = await alice.slash("duel ai", hp=20)
+        assert not started.ephemeral
