@@ -215,6 +215,6 @@ async def test_history_score_lines_read_in_the_order_the_sentence_names_the_play
         )
     shown = await alice.slash("history")
     text = shown.text()
-    assert f"<@{bob.id}> beat <@{alice.id}> · 43–38" in text
-    assert f"<@{bob.id}> beat <@{alice.id}> · Life 11–4" in text
+    assert f"player{bob.id} beat player{alice.id} · 43–38" in text
+    assert f"player{bob.id} beat player{alice.id} · Life 11–4" in text
     assert "38–43" not in text and "Life 4–11" not in text
