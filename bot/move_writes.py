@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import AlreadyPlaying, SessionChanged
 from bot.games import OPEN_STATUSES, Deadline, Seat, Session, Step
+from bot.leaderboard import game_title
 from bot.results import record_result
 from bot.text import escape
 
@@ -146,9 +147,10 @@ async def claim_channel(
         )
         name = escape(seat.display_name)
         who = "You already have" if user_id == actor_id else f"{name} already has"
+        title = game_title(str(game)) if game else "another game"
         raise AlreadyPlaying(
-            f"{who} a game open in this channel ({game or 'another game'}). Finish or forfeit "
-            "it first, or play in another channel."
+            f"{who} a game open in this channel ({title}). Finish or forfeit it first, or "
+            "play in another channel."
         )
 
 

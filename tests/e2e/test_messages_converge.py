@@ -170,6 +170,7 @@ async def test_joining_two_tables_at_once_seats_the_player_at_one(
     answers = [await wait_for_answer(press, 5) for press in presses]
     refused = [a for a in answers if a.ephemeral]
     assert len(refused) == 1 and "already have a game open in this channel" in refused[0].text()
+    assert "(Weighted Dice)" in refused[0].text()  # the game by its title, not its key
     rows = await running_bot.db.fetch_all(
         "SELECT session_id FROM session_players WHERE user_id = ?", (dana.id,)
     )
