@@ -50,13 +50,15 @@ _ORDER_BY: dict[str, str] = {
 _GAME_LIST = ", ".join(f"'{game}'" for game in GAMES)
 _STANDING_COLUMNS = (
     "r.user_id, r.mu, r.sigma, r.ordinal, r.wins, r.losses, r.draws, r.games, r.streak,"
-    " r.best_streak, r.ai_wins, r.ai_losses, r.ai_draws, r.score_total, r.scored_games"
+    " r.best_streak, r.ai_wins, r.ai_losses, r.ai_draws, r.score_total, r.scored_games,"
+    " r.display_name"
 )
 # A season's ladder row, with the player's lifetime columns for what a season does not
-# keep (the record against the AI, score averages).
+# keep (the record against the AI, score averages, the name they last played under).
 _SEASON_STANDING_COLUMNS = (
     "s.user_id, s.mu, s.sigma, s.ordinal, s.wins, s.losses, s.draws, s.games, s.streak,"
-    " s.best_streak, r.ai_wins, r.ai_losses, r.ai_draws, r.score_total, r.scored_games"
+    " s.best_streak, r.ai_wins, r.ai_losses, r.ai_draws, r.score_total, r.scored_games,"
+    " r.display_name"
 )
 _SEASON_JOIN = (
     "season_ratings s JOIN ratings r"
@@ -99,6 +101,8 @@ class Standing:
     ai_draws: int
     score_total: int
     scored_games: int
+    # The name they last played under on this server ('' if unknown: shown as a mention).
+    display_name: str = ""
 
     @classmethod
     def from_row(cls, row: Row) -> Standing:
@@ -252,6 +256,8 @@ class HistoryPlayer:
     place: int
     score: int | None
     is_ai: bool
+    # The name they played that game under ('' if unknown: shown as a mention).
+    display_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -434,9 +440,14 @@ async def history(
 
 async def _players_of(db: Database, result_ids: Sequence[int]) -> dict[int, list[HistoryPlayer]]:
     marks = ", ".join("?" for _ in result_ids)
+    # The names come from the game's own seats (kept with the session the result belongs
+    # to): what the players were called when they played.
     rows = await db.fetch_all(
-        "SELECT result_id, seat, user_id, outcome, place, score, is_ai FROM result_players"
-        f" WHERE result_id IN ({marks}) ORDER BY result_id, seat",
+        "SELECT p.result_id, p.seat, p.user_id, p.outcome, p.place, p.score, p.is_ai,"
+        " COALESCE(sp.display_name, '') AS display_name"
+        " FROM result_players p JOIN results r ON r.id = p.result_id"
+        " LEFT JOIN session_players sp ON sp.session_id = r.session_id AND sp.seat = p.seat"
+        f" WHERE p.result_id IN ({marks}) ORDER BY p.result_id, p.seat",
         tuple(result_ids),
     )
     found: dict[int, list[HistoryPlayer]] = {}
@@ -449,6 +460,7 @@ async def _players_of(db: Database, result_ids: Sequence[int]) -> dict[int, list
                 place=row["place"],
                 score=row["score"],
                 is_ai=bool(row["is_ai"]),
+                display_name=row["display_name"],
             )
         )
     return found

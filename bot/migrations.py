@@ -443,6 +443,27 @@ MIGRATIONS: list[Migration] = [
     ),
     Migration(
         6,
+        # Leaderboards name players by the display name they last played under here, not
+        # by a mention (which shows as an unknown user once they left the server or are
+        # not loaded in the reader's client). Filled from each player's latest game.
+        (
+            """
+        ALTER TABLE ratings ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+        UPDATE ratings SET display_name = COALESCE((
+            SELECT sp.display_name
+            FROM result_players p
+            JOIN results r ON r.id = p.result_id
+            JOIN session_players sp ON sp.session_id = r.session_id AND sp.seat = p.seat
+            WHERE p.user_id = ratings.user_id AND r.guild_id = ratings.guild_id
+                AND r.game = ratings.game
+            ORDER BY p.result_id DESC
+            LIMIT 1
+        ), '');
+        """,
+        ),
+    ),
+    Migration(
+        7,
         # Seasons (bot/seasons.py). season_current: the season each server's game is in
         # (the row a closing season and a finishing game both lock); seasons: the closed
         # ones, with the provisional threshold they closed under; season_ratings: each

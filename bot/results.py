@@ -237,9 +237,11 @@ async def _update_ratings(
         # named with the table: a bare name there is ambiguous to PostgreSQL).
         await conn.execute(
             "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, wins, losses,"
-            " draws, games, streak, best_streak, score_total, scored_games, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
+            " draws, games, streak, best_streak, score_total, scored_games, updated_at,"
+            " display_name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+            " display_name = excluded.display_name,"
             " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
             " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
             " draws = ratings.draws + excluded.draws, games = ratings.games + 1,"
@@ -263,6 +265,7 @@ async def _update_ratings(
                 score or 0,
                 int(score is not None),
                 now,
+                seat.display_name,
             ),
         )
 
@@ -277,9 +280,10 @@ async def _record_ai_game(
     mu, sigma = RATING_MODEL.mu, RATING_MODEL.sigma
     await conn.execute(
         "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, ai_wins, ai_losses,"
-        " ai_draws, score_total, scored_games, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ai_draws, score_total, scored_games, updated_at, display_name)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+        " display_name = excluded.display_name,"
         " ai_wins = ratings.ai_wins + excluded.ai_wins,"
         " ai_losses = ratings.ai_losses + excluded.ai_losses,"
         " ai_draws = ratings.ai_draws + excluded.ai_draws,"
@@ -299,6 +303,7 @@ async def _record_ai_game(
             score or 0,
             int(score is not None),
             now,
+            seat.display_name,
         ),
     )
 

@@ -32,6 +32,7 @@ from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides, setting_bounds
 from bot.leaderboard import GAME_TITLES, GAMES, game_title, leaderboard_page
 from bot.permissions import invite_url, missing_permissions
+from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
 from bot.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
 from bot.seasons import (
@@ -45,7 +46,7 @@ from bot.seasons import (
 )
 from bot.storage import Connection, Database
 from bot.text import escape
-from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines
+from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 
 CANCEL_REASON = "stopped by an admin"
 CONFIRM_SECONDS = 300
@@ -123,7 +124,7 @@ def settings_error_text(error: ValidationError, given: dict[str, Any]) -> str:
 
 
 def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -> discord.Embed:
-    embed = discord.Embed(title="⚙️ Dicebot settings for this server", colour=0x5865F2)
+    embed = discord.Embed(title="⚙️ Dicebot settings for this server", colour=palette.EMBED_INFO)
     lines = []
     for option, (field, label) in SETTING_OPTIONS.items():
         value = getattr(current, field)
@@ -362,7 +363,7 @@ async def seasons_embed(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> 
     """``/dicebot season list``: per game, the season running and the closed ones with
     their winners."""
     settings = await bot.sessions.guild_settings(guild_id)
-    embed = discord.Embed(title="🗓️ Seasons in this server", colour=0x5865F2)
+    embed = discord.Embed(title="🗓️ Seasons in this server", colour=palette.EMBED_INFO)
     for game in games:
         current = await current_season(bot.db, guild_id, game)
         lines = [
@@ -378,8 +379,9 @@ async def seasons_embed(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> 
                 provisional_games=settings.provisional_games,
             )
             if board.rows:
-                top = board.rows[0].standing.user_id
-                outcome = f"🏆 <@{top}> · {players_text(board.ranked_total)} ranked"
+                top = board.rows[0].standing
+                winner = player_name(top.user_id, top.display_name)
+                outcome = f"🏆 {winner} · {players_text(board.ranked_total)} ranked"
             else:
                 outcome = "nobody ranked"
             lines.append(f"{season_text(season)}, {season_dates(season)} · {outcome}")
@@ -515,7 +517,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             except GameOver:
                 continue  # it ended on its own meanwhile
             players = " and ".join(
-                "the AI" if seat.is_ai else f"<@{seat.user_id}>" for seat in outcome.session.seats
+                escape(seat.display_name) if seat.is_ai else f"<@{seat.user_id}>"
+                for seat in outcome.session.seats
             )
             stopped.append(f"{game_title(outcome.session.game)} ({players})")
         if not stopped:

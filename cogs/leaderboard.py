@@ -9,8 +9,9 @@ were made for after it closes: ``lb:<game>:<rating|wins|win_rate>:<page>:<p|n>:s
 (``p``/``n`` only keeps the Previous and Next buttons' ids distinct when both point at the
 same page; buttons from before seasons, without ``:s<season>``, show the season running).
 
-Players appear as mentions: embeds show mentions as names without pinging anyone, and
-the results table keeps user ids, not names that may have changed since.
+Players appear under the display name they last played under in this server (stored
+with their rating and with each game's seats), escaped: a mention would show as an
+unknown user to anyone whose client has not loaded that member, or once they left.
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ from bot.leaderboard import (
     player_stats,
 )
 from bot.leaderboard import history as finished_games
+from bot.pictures import palette
 from bot.replies import Guarded
 from bot.seasons import Season, closed_seasons, current_season, find_season
-from bot.text import escape
+from bot.text import escape, plural
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
 SORT_CHOICES = [
@@ -50,7 +52,7 @@ SORT_CHOICES = [
     app_commands.Choice(name="wins", value="wins"),
     app_commands.Choice(name="win rate", value="win_rate"),
 ]
-COLOUR = discord.Colour.gold()
+COLOUR = discord.Colour(palette.EMBED_INFO)
 # Discord's limits, with a little room to spare.
 DESCRIPTION_LIMIT = 4000
 FIELD_LIMIT = 1000
@@ -81,9 +83,22 @@ def record_text(wins: int, losses: int, draws: int) -> str:
     return f"{wins}/{losses}/{draws}"
 
 
+# The rating in words, wherever players read it (never "μ − 3σ").
+RATING_NOTE = "rating: a cautious estimate of skill that firms up as you play"
+
+
+def player_name(user_id: int, display_name: str) -> str:
+    """A player as a leaderboard or history names them: the stored display name, escaped
+    (a mention only for a record from before names were kept)."""
+    return escape(display_name) if display_name.strip() else f"<@{user_id}>"
+
+
 def streak_text(streak: int) -> str:
-    if streak > 0:
+    """``🔥 W3`` for a run of wins (the flame from two on: one win is not a streak yet)."""
+    if streak > 1:
         return f"🔥 W{streak}"
+    if streak == 1:
+        return "W1"
     if streak < 0:
         return f"L{-streak}"
     return "—"
@@ -91,10 +106,6 @@ def streak_text(streak: int) -> str:
 
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def join_lines(lines: list[str], limit: int) -> str:
@@ -184,14 +195,15 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
         for entry in board.rows:
             s = entry.standing
             lines.append(
-                f"`{entry.rank:>2}` <@{s.user_id}> · **{rating_text(s)}** · "
-                f"{record_text(s.wins, s.losses, s.draws)} · {s.games} · {streak_text(s.streak)}"
+                f"`{entry.rank:>2}` {player_name(s.user_id, s.display_name)} · "
+                f"**{rating_text(s)}** · {record_text(s.wins, s.losses, s.draws)} · "
+                f"{s.games} · {streak_text(s.streak)}"
             )
     embed.description = join_lines(lines, DESCRIPTION_LIMIT)
     if board.provisional:
         provisional_lines = [
-            f"<@{s.user_id}> · {rating_text(s)} · {record_text(s.wins, s.losses, s.draws)} · "
-            f"{s.games} of {board.minimum_games}"
+            f"{player_name(s.user_id, s.display_name)} · {rating_text(s)} · "
+            f"{record_text(s.wins, s.losses, s.draws)} · {s.games} of {board.minimum_games}"
             for s in board.provisional
         ]
         hidden = board.provisional_total - len(board.provisional)
@@ -206,8 +218,8 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
         embed.set_footer(
             text=(
                 f"Sorted by {SORT_LABELS[board.sort]} · page {board.page}/{board.pages} · "
-                f"{board.ranked_total} ranked · rating = μ − 3σ (conservative) · "
-                "games against the AI are not ranked"
+                f"{board.ranked_total} ranked · {RATING_NOTE} · games against the AI are not "
+                "ranked"
             )
         )
     return embed
@@ -364,7 +376,7 @@ def game_stats_text(stats: GameStats) -> str:
     else:
         lines.append(
             f"All time: W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
-            f"**{percent(s.win_rate)}** · {s.games} games"
+            f"**{percent(s.win_rate)}** · {plural(s.games, 'game')}"
         )
         lines.append(f"Streak {streak_text(s.streak)} · best win streak **{s.best_streak}**")
     if s.ai_games:
@@ -376,20 +388,17 @@ def game_stats_text(stats: GameStats) -> str:
             stats.game, "Favourite pick"
         )
         unit = "round" if stats.game == "diceman" else "turn"
-        uses = stats.favourite.uses
         lines.append(
             f"{what}: **{favourite_text(stats.game, stats.favourite.pick)}** "
-            f"({uses} {unit}{'s' if uses != 1 else ''})"
+            f"({plural(stats.favourite.uses, unit)})"
         )
     return join_lines(lines, FIELD_LIMIT)
 
 
 def opponents_text(entry: HistoryEntry, user_id: int) -> str:
     others = [p for p in entry.players if p.user_id != user_id or p.is_ai]
-    if any(p.is_ai for p in others) and len(others) == 1:
-        return "vs the AI"
     if len(others) == 1:
-        return f"vs <@{others[0].user_id}>"
+        return f"vs {player_name(others[0].user_id, others[0].display_name)}"
     return f"with {len(others)} others"
 
 
@@ -417,7 +426,8 @@ def recent_line(entry: HistoryEntry, user_id: int) -> str:
     parts.append(opponents_text(entry, user_id))
     score_line = oriented_score_line(entry, me.seat) if me is not None else entry.score_line
     if score_line:
-        parts.append(clip(score_line, SCORE_LINE_LIMIT))
+        # A score line may hold names (Weighted Dice's top three): shown as written.
+        parts.append(escape(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -425,11 +435,11 @@ def recent_line(entry: HistoryEntry, user_id: int) -> str:
 
 
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"📊 {clip(name, 100)} — stats in this server", colour=COLOUR)
+    embed = discord.Embed(title=f"📊 {escape(name, 100)} — stats in this server", colour=COLOUR)
     if stats.empty:
         embed.description = (
-            f"<@{stats.user_id}> has not finished a game in this server yet. "
-            "See `/rules` for the games, or look at `/leaderboard`."
+            f"{escape(name)} has not finished a game in this server yet. "
+            "See `/help` for the games, or look at `/leaderboard`."
         )
         return embed
     for game_stats in stats.games:
@@ -444,8 +454,8 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
             inline=False,
         )
     embed.set_footer(
-        text="Rating = μ − 3σ, a conservative estimate of skill (openskill); it starts fresh "
-        "each season. Records and streaks are all time."
+        text=RATING_NOTE[0].upper() + RATING_NOTE[1:] + "; it starts fresh each season. "
+        "Records and streaks are all time."
     )
     return embed
 
@@ -455,7 +465,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
 
 def players_text(entry: HistoryEntry) -> str:
     def name(player: Any) -> str:
-        return "the AI" if player.is_ai else f"<@{player.user_id}>"
+        return player_name(player.user_id, player.display_name)
 
     players = sorted(entry.players, key=lambda p: (p.place, p.seat))
     if not players:
@@ -483,7 +493,7 @@ def history_line(entry: HistoryEntry) -> str:
         entry.score_line if named_first is None else oriented_score_line(entry, named_first.seat)
     )
     if score_line:
-        parts.append(clip(score_line, SCORE_LINE_LIMIT))
+        parts.append(escape(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -492,7 +502,7 @@ def history_line(entry: HistoryEntry) -> str:
 
 def history_embed(entries: list[HistoryEntry], game: str | None, who: str | None) -> discord.Embed:
     scope = game_title(game) + " games" if game is not None else "games"
-    title = f"📜 Recent {scope}" + (f" of {clip(who, 80)}" if who else "")
+    title = f"📜 Recent {scope}" + (f" of {escape(who, 80)}" if who else "")
     embed = discord.Embed(title=title, colour=COLOUR)
     if not entries:
         embed.description = "No finished games match in this server yet."

@@ -63,6 +63,7 @@ from bot.games import (
     StepContext,
     cancel_reason,
 )
+from bot.pictures import worker as picture_worker
 from bot.replies import Guarded
 from cogs.weighted_render import (
     Rendered,
@@ -71,6 +72,7 @@ from cogs.weighted_render import (
     seat_names,
     setup_panel_text,
     table_embed,
+    table_picture,
 )
 from cogs.weighted_state import (
     BETTING_WINDOW_BOUNDS,
@@ -856,7 +858,16 @@ class WeightedDice(
     # -- what players see (shown by the publisher) -------------------------------------------
 
     async def render(self, session: Session, context: ShowContext) -> MessageFields:
-        return self.table_fields(session, note=stop_note(context.events))
+        fields = self.table_fields(session, note=stop_note(context.events))
+        state = load_state(session.state)
+        if isinstance(state, TableState):
+            # The table picture, drawn off the event loop. A plain attachment rather than
+            # the embed's image: an embed shows at most 300 px of height, and a table of
+            # more than eight seats is taller (up to 348 px for twelve); as an attachment
+            # every size shows whole, above the embed, like every game's picture.
+            picture = await picture_worker.draw(table_picture, state, session.seats)
+            fields["attachments"] = [picture.file()]
+        return fields
 
     def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
         return None  # the house's panel is an ephemeral answer, not a tracked message
@@ -918,7 +929,12 @@ class WeightedDice(
             rendered = table_embed(state, session.seats, session.id, cancelled=cancelled, note=note)
             if session.status == "active":
                 view = table_view(session, state.engine)
-        return {"content": rendered.content, "embed": rendered.embed, "view": view}
+        return {
+            "content": rendered.content,
+            "embed": rendered.embed,
+            "view": view,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
 
     # -- component handlers ------------------------------------------------------------------
 

@@ -293,6 +293,7 @@ def test_a_round_cap_with_equal_life_is_called_a_draw_not_a_double_fall() -> Non
         result={"ranks": [1, 1], "winners": [], "draw": True, "reason": "round_cap"},
     )
     finished = replace(s, state={**s.state, "game": game}, status="finished")
-    text = h.render_public(finished)["embed"].description
-    assert "The round limit was reached with equal life: **a draw**." in text
+    # The finished message's first line says how it ended (and no line repeats it).
+    text = h.render_public(finished)["content"]
+    assert text == "⏹️ The round limit was reached with equal life: **a draw**, Life 7–7."
     assert "fell" not in text

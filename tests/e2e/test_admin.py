@@ -168,7 +168,7 @@ async def test_cancel_stops_the_games_in_a_channel_without_a_result(
     board = (await alice.slash("knucklebones challenge", opponent=bob, first="me")).message
     assert board is not None
     await bob.click(board, "Accept")
-    await fake_discord.wait_for(lambda: bool(board.embeds), what="the Knucklebones board")
+    await fake_discord.wait_for(lambda: bool(board.attachments), what="the Knucklebones board")
     pending = (await carol.slash("knucklebones ai")).message
     assert pending is not None
     elsewhere = (await alice.slash("knucklebones ai", channel=other)).message
@@ -193,7 +193,8 @@ async def test_cancel_stops_the_games_in_a_channel_without_a_result(
     # The other channel, named explicitly.
     answer = await admin.slash("dicebot cancel", channel=other)
     final = await answer.final_message()
-    assert f"Stopped 1 game in <#{other.id}>: Knucklebones (<@{alice.id}> and the AI)" in (
+    ai_name = running_bot.user.display_name  # the AI goes by the bot's own name
+    assert f"Stopped 1 game in <#{other.id}>: Knucklebones (<@{alice.id}> and {ai_name})" in (
         final.text()
     )
     await fake_discord.wait_for(lambda: not elsewhere.components, what="the third board")

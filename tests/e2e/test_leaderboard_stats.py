@@ -79,9 +79,14 @@ async def test_stats_show_record_rank_favourites_and_recent_results(
     assert "Favourite dice: **Priority + Sword** (2 rounds)" in diceman
     recent = field(embed, "Last 5 results").splitlines()
     # Seat order is carol 12, alice 9: alice's own line reads from her side.
-    assert recent[0].startswith("❌ Loss (forfeit) · Diceman · vs <@") and "Life 9–12" in recent[0]
-    assert recent[1].startswith("❌ Loss · Knucklebones · vs the AI · 10–30")
-    assert recent[2].startswith("✅ Win · Knucklebones · vs <@") and "60–20" in recent[2]
+    # Opponents by the name they played under (the AI by the bot's), never a mention.
+    assert recent[0].startswith(f"❌ Loss (forfeit) · Diceman · vs player{carol.id} · Life 9–12")
+    ai_name = running_bot.user.display_name
+    assert recent[1].startswith(f"❌ Loss · Knucklebones · vs {ai_name} · 10–30")
+    assert (
+        recent[2].startswith(f"✅ Win · Knucklebones · vs player{bob.id}") and "60–20" in recent[2]
+    )
+    assert "<@" not in field(embed, "Last 5 results")
     link = f"https://discord.com/channels/{guild.id}/{channel}/555060"
     assert f"[game]({link})" in recent[2]
 
@@ -158,8 +163,8 @@ async def test_history_lists_recent_games_with_links_and_filters(
     assert len(lines) == 3
     assert lines[0].startswith("**Diceman** · ") and "drew" in lines[0]
     assert lines[1].startswith("**Weighted Dice** · 🏆 ") and "(5 players)" in lines[1]
-    assert f"<@{carol.id}>, <@{bob.id}>" in lines[1]
-    assert lines[2].startswith(f"**Knucklebones** · <@{alice.id}> beat <@{bob.id}> · 45–30")
+    assert f"player{carol.id}, player{bob.id}" in lines[1]
+    assert lines[2].startswith(f"**Knucklebones** · player{alice.id} beat player{bob.id} · 45–30")
     assert f"(https://discord.com/channels/{guild.id}/{channel}/777)" in lines[2]
 
     only_kb = await alice.slash("history", game="knucklebones")
@@ -210,6 +215,6 @@ async def test_history_score_lines_read_in_the_order_the_sentence_names_the_play
         )
     shown = await alice.slash("history")
     text = shown.text()
-    assert f"<@{bob.id}> beat <@{alice.id}> · 43–38" in text
-    assert f"<@{bob.id}> beat <@{alice.id}> · Life 11–4" in text
+    assert f"player{bob.id} beat player{alice.id} · 43–38" in text
+    assert f"player{bob.id} beat player{alice.id} · Life 11–4" in text
     assert "38–43" not in text and "Life 4–11" not in text

@@ -39,6 +39,16 @@ def ranked_lines(message: FakeMessage) -> list[str]:
     return [line for line in description.splitlines() if line.startswith("`")][1:]
 
 
+def standings(message: FakeMessage) -> list[tuple[str, str]]:
+    """Each ranked row as (rank, the rest but the name): a player's name on a board is the
+    one they last played under, which a later game may change; their standing may not."""
+    rows = []
+    for line in ranked_lines(message):
+        rank, rest = line.split(" ", 2)[1], line.split(" · ", 1)[1]
+        rows.append((rank, rest))
+    return rows
+
+
 def title(message: FakeMessage) -> str:
     assert message.embed is not None
     return str(message.embed.get("title", ""))
@@ -67,7 +77,8 @@ async def test_a_closed_season_reads_back_frozen_while_the_new_one_ranks_from_ze
     before = await board(alice)
     assert title(before) == "🏆 Knucklebones leaderboard — Season 1"
     season_one = ranked_lines(before)
-    assert len(season_one) == 3 and f"<@{alice.id}>" in season_one[0]
+    # Players read by the name they last played under (finish_game seats "player<id>").
+    assert len(season_one) == 3 and f" player{alice.id} · " in season_one[0]
 
     asked = await admin.slash("dicebot season new", name="Spring 🌸", game=KB)
     assert asked.ephemeral and asked.message is not None
@@ -97,8 +108,8 @@ async def test_a_closed_season_reads_back_frozen_while_the_new_one_ranks_from_ze
     await win(running_bot, KB, guild.id, channel, bob.id, carol.id)
     now = await board(alice)
     assert [line.split(" · ")[0] for line in ranked_lines(now)] == [
-        f"` 1` <@{bob.id}>",
-        f"` 2` <@{carol.id}>",
+        f"` 1` player{bob.id}",
+        f"` 2` player{carol.id}",
     ]
     assert " · 1/0/0 · 1 · " in ranked_lines(now)[0]
     assert ranked_lines(await board(alice, season=1)) == season_one
@@ -109,7 +120,7 @@ async def test_a_closed_season_reads_back_frozen_while_the_new_one_ranks_from_ze
     assert "Season 2 · Spring 🌸: no games against other players yet this season." in field
     assert "All time: W/L/D **3/0/0**" in field
     history = await alice.slash("history", game=KB)
-    assert history.text().count(f"<@{alice.id}> beat <@{bob.id}>") == 3
+    assert history.text().count(f"player{alice.id} beat player{bob.id}") == 3
 
     # Seasons survive a restart.
     bot = await bot_factory.restart()
@@ -118,9 +129,8 @@ async def test_a_closed_season_reads_back_frozen_while_the_new_one_ranks_from_ze
     listed = await alice.slash("dicebot season list", game=KB)
     assert listed.ephemeral
     assert "Now: **Season 2 · Spring 🌸**" in listed.text()
-    assert "Season 1, <t:" in listed.text() and f"🏆 <@{alice.id}> · 3 players ranked" in (
-        listed.text()
-    )
+    assert "Season 1, <t:" in listed.text()
+    assert f"🏆 player{alice.id} · 3 players ranked" in listed.text()
     assert bot is not running_bot
 
 
@@ -139,7 +149,7 @@ async def test_a_game_in_progress_counts_where_it_ends_and_the_ai_is_never_ranke
     await bob.click(challenge.message, "Accept")
     against_ai = await carol.slash("knucklebones ai")
     assert not against_ai.ephemeral
-    season_one = ranked_lines(await board(alice))
+    season_one = standings(await board(alice))
 
     asked = await admin.slash("dicebot season new", game=KB)
     assert asked.message is not None
@@ -153,9 +163,9 @@ async def test_a_game_in_progress_counts_where_it_ends_and_the_ai_is_never_ranke
         "SELECT vs_ai, season FROM results WHERE guild_id = ? ORDER BY id", (guild.id,)
     )
     assert [(row["vs_ai"], row["season"]) for row in rows] == [(0, 1), (0, 2), (1, None)]
-    assert ranked_lines(await board(alice, season=1)) == season_one
+    assert standings(await board(alice, season=1)) == season_one
     now = ranked_lines(await board(alice))
-    assert len(now) == 2 and f"<@{bob.id}>" in now[0]
+    assert len(now) == 2 and f" {bob.name.title()} · " in now[0]
     ranked = await running_bot.db.fetch_all(
         "SELECT user_id FROM season_ratings WHERE guild_id = ? AND season = 2", (guild.id,)
     )

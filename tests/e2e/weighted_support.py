@@ -141,6 +141,11 @@ class Table:
     def text(self) -> str:
         return self.message.text()
 
+    def alt(self) -> str:
+        """The table picture's alt text: every seat's points and role, the bets, the
+        chances (what the picture shows, in words; the message never repeats it)."""
+        return self.message.attachment("table.png").description or ""
+
     async def settle(self) -> None:
         """Wait until the public table shows what the database holds (the coalesced edits
         have landed), then a moment more for any edit requested after that."""

@@ -1,7 +1,7 @@
 """Seasons in the database, on both backends: closing one game's season keeps its final
 standings frozen while the next ranks from zero, lifetime records stay, the AI is never
 ranked, a result and a close racing each other never change a closed season, and
-migration 6 turns the ladders so far into season 1."""
+migration 7 turns the ladders so far into season 1."""
 
 from __future__ import annotations
 
@@ -249,9 +249,9 @@ def test_season_names_are_one_clean_line() -> None:
         clean_name("x" * 41)
 
 
-async def test_migration_6_makes_the_ladders_so_far_season_one(open_another: OpenAnother) -> None:
+async def test_migration_7_makes_the_ladders_so_far_season_one(open_another: OpenAnother) -> None:
     old = await open_another()
-    assert await old.migrate(upto=5) == [1, 2, 3, 4, 5]
+    assert await old.migrate(upto=6) == [1, 2, 3, 4, 5, 6]
     async with old.transaction() as conn:
         for session_id, game, vs_ai, at in ((1, "diceman", 0, 50.0), (2, "diceman", 1, 40.0)):
             await conn.execute(
@@ -273,7 +273,7 @@ async def test_migration_6_makes_the_ladders_so_far_season_one(open_another: Ope
         )
     await old.close()
     new = await open_another()
-    assert 6 in await new.migrate()
+    assert await new.migrate() == [7]
     current = await current_season(new, 1, "diceman")
     assert (current.number, current.started_at) == (1, 50.0)
     board = await leaderboard_page(new, 1, "diceman", provisional_games=1)
