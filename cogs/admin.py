@@ -337,14 +337,14 @@ def closed_text(closed: list[ClosedSeason]) -> str:
     for done in closed:
         title = game_title(done.closed.game)
         if done.players:
-            closed = (
+            ending = (
                 f"closed with {players_text(done.players)} (final standings: "
                 f"`/leaderboard game:{title} season:{done.closed.number}`)"
             )
         else:
-            closed = "closed without games between players"
+            ending = "closed without games between players"
         lines.append(
-            f"• **{title}**: {season_text(done.closed)} {closed}; "
+            f"• **{title}**: {season_text(done.closed)} {ending}; "
             f"**{season_text(done.started)}** has begun."
         )
     lines.append(
