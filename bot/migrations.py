@@ -441,4 +441,154 @@ MIGRATIONS: list[Migration] = [
             ),
         ),
     ),
+    Migration(
+        6,
+        # Leaderboards name players by the display name they last played under here, not
+        # by a mention (which shows as an unknown user once they left the server or are
+        # not loaded in the reader's client). Filled from each player's latest game.
+        (
+            """
+        ALTER TABLE ratings ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+        UPDATE ratings SET display_name = COALESCE((
+            SELECT sp.display_name
+            FROM result_players p
+            JOIN results r ON r.id = p.result_id
+            JOIN session_players sp ON sp.session_id = r.session_id AND sp.seat = p.seat
+            WHERE p.user_id = ratings.user_id AND r.guild_id = ratings.guild_id
+                AND r.game = ratings.game
+            ORDER BY p.result_id DESC
+            LIMIT 1
+        ), '');
+        """,
+        ),
+    ),
+    Migration(
+        7,
+        # Seasons (bot/seasons.py). season_current: the season each server's game is in
+        # (the row a closing season and a finishing game both lock); seasons: the closed
+        # ones, with the provisional threshold they closed under; season_ratings: each
+        # season's ladder, with indexes for the three leaderboard sorts as migration 2
+        # made for ratings; season_requests: an admin's pending "close the season"
+        # confirmation (its name is too long for a button's custom_id); results.season:
+        # the season a ranked game counted in (NULL: against the AI, or before seasons).
+        # Every ladder so far becomes season 1, started at its server's first game
+        # between players.
+        (
+            PerDialect(
+                sqlite="""
+        CREATE TABLE season_current (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            name TEXT NOT NULL DEFAULT '',
+            started_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, game)
+        );
+        CREATE TABLE seasons (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL NOT NULL,
+            closed_by INTEGER NOT NULL,
+            provisional_games INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, number)
+        );
+        CREATE TABLE season_ratings (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            season INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            ordinal REAL NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            games INTEGER NOT NULL DEFAULT 0,
+            streak INTEGER NOT NULL DEFAULT 0,
+            best_streak INTEGER NOT NULL DEFAULT 0,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, game, season, user_id)
+        );
+        CREATE INDEX season_ratings_by_win_rate ON season_ratings
+            (guild_id, game, season, (CAST(wins AS REAL) / games) DESC, games DESC);
+        CREATE TABLE season_requests (
+            id INTEGER PRIMARY KEY,
+            guild_id INTEGER NOT NULL,
+            game TEXT,
+            name TEXT NOT NULL,
+            admin_id INTEGER NOT NULL,
+            issued_at REAL NOT NULL,
+            numbers TEXT NOT NULL
+        );
+        """,
+                postgresql="""
+        CREATE TABLE season_current (
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            name TEXT NOT NULL DEFAULT '',
+            started_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, game)
+        );
+        CREATE TABLE seasons (
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            number INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            started_at DOUBLE PRECISION NOT NULL,
+            ended_at DOUBLE PRECISION NOT NULL,
+            closed_by BIGINT NOT NULL,
+            provisional_games INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, number)
+        );
+        CREATE TABLE season_ratings (
+            guild_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            season INTEGER NOT NULL,
+            user_id BIGINT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            ordinal DOUBLE PRECISION NOT NULL,
+            wins INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            games INTEGER NOT NULL DEFAULT 0,
+            streak INTEGER NOT NULL DEFAULT 0,
+            best_streak INTEGER NOT NULL DEFAULT 0,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, game, season, user_id)
+        );
+        CREATE INDEX season_ratings_by_win_rate ON season_ratings (guild_id, game, season,
+            (CAST(wins AS DOUBLE PRECISION) / NULLIF(games, 0)) DESC, games DESC);
+        CREATE TABLE season_requests (
+            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            guild_id BIGINT NOT NULL,
+            game TEXT,
+            name TEXT NOT NULL,
+            admin_id BIGINT NOT NULL,
+            issued_at DOUBLE PRECISION NOT NULL,
+            numbers TEXT NOT NULL
+        );
+        """,
+            ),
+            """
+        CREATE INDEX season_ratings_ladder
+            ON season_ratings (guild_id, game, season, ordinal DESC, games, user_id);
+        CREATE INDEX season_ratings_by_wins
+            ON season_ratings (guild_id, game, season, wins DESC, ordinal DESC);
+        ALTER TABLE results ADD COLUMN season INTEGER;
+        INSERT INTO season_current (guild_id, game, number, name, started_at)
+            SELECT guild_id, game, 1, '', MIN(finished_at) FROM results
+            WHERE vs_ai = 0 GROUP BY guild_id, game;
+        INSERT INTO season_ratings (guild_id, game, season, user_id, mu, sigma, ordinal, wins,
+            losses, draws, games, streak, best_streak, updated_at)
+            SELECT guild_id, game, 1, user_id, mu, sigma, ordinal, wins, losses, draws, games,
+                streak, best_streak, updated_at
+            FROM ratings WHERE games > 0;
+        """,
+        ),
+    ),
 ]

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import AlreadyPlaying, SessionChanged
 from bot.games import OPEN_STATUSES, Deadline, Seat, Session, Step
+from bot.leaderboard import game_title
 from bot.results import record_result
+from bot.text import escape
 
 if TYPE_CHECKING:
     from bot.storage.base import Connection
@@ -149,10 +151,12 @@ async def claim_channel(
             " WHERE b.channel_id = ? AND b.user_id = ?",
             (channel_id, user_id),
         )
-        who = "You already have" if user_id == actor_id else f"{seat.display_name} already has"
+        name = escape(seat.display_name)
+        who = "You already have" if user_id == actor_id else f"{name} already has"
+        title = game_title(str(game)) if game else "another game"
         raise AlreadyPlaying(
-            f"{who} a game open in this channel ({game or 'another game'}). Finish or forfeit "
-            "it first, or play in another channel."
+            f"{who} a game open in this channel ({title}). Finish or forfeit it first, or "
+            "play in another channel."
         )
 
 

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.games import Session
+from bot.pictures import palette
 from bot.replies import Guarded
 from cogs.duel_render import (
     DICEMAN_DICE,
@@ -177,7 +178,7 @@ class DicemanGame(SecretDuelGame[DicemanState]):
         picked = draft_dice(draft)
         embed = discord.Embed(
             title=f"🎲 Diceman — round {state.round}: your secret pick",
-            colour=discord.Colour.blurple(),
+            colour=discord.Colour(palette.EMBED_RUNNING),
         )
         lines = controls_intro(session, self, state, seat, ui)
         lines.append("")

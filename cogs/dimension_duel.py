@@ -26,7 +26,10 @@ from discord.ext import commands
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.games import Session
+from bot.pictures import palette
+from bot.pictures.picture import Picture
 from bot.replies import Guarded
+from cogs import duel_picture
 from cogs.duel_render import (
     DEVICE_NAMES,
     DUEL_ROLES,
@@ -197,6 +200,9 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
         role = "attacking" if view["attacker"] == seat else "defending"
         return f" · {DUEL_ROLES[seat]}, {role}"
 
+    def picture(self, view: dict[str, Any], names: Sequence[str]) -> Picture | None:
+        return duel_picture.render_duel(view, names)
+
     def seat_details(self, view: dict[str, Any], seat: int) -> list[str]:
         charges = view.get("charges")
         if not charges:
@@ -249,7 +255,7 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
                 f"⚛️ Dimension Duel — turn {state.turn}: you {role} "
                 f"({DUEL_ROLES[seat]}) — your secret choice"
             ),
-            colour=discord.Colour.blurple(),
+            colour=discord.Colour(palette.EMBED_RUNNING),
         )
         lines = controls_intro(session, self, state, seat, ui)
         lines.append("")

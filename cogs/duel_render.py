@@ -69,7 +69,9 @@ def _rolled(rolls: Mapping[str, int]) -> str:
     return " + ".join(f"{DICEMAN_EMOJI[n]} {n.capitalize()} **{rolls[n]}**" for n in ordered)
 
 
-def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str:
+def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """One strike in words; None for a sword strike without a sword (a die not picked, or
+    spent by a priority strike), which is no strike at all."""
     who, target = names[strike["player"]], names[strike["target"]]
     amount = strike["amount"]
     kind = strike["kind"]
@@ -83,6 +85,10 @@ def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str:
             f"{who}'s priority shield strike (lead {strike['gap']}, the shield would block "
             f"{strike['blocks']}): **{amount}** unblockable to {target}"
         )
+    if strike["sword"] <= 0:
+        return None
+    if strike["shield"] <= 0:
+        return f"{who}'s sword {strike['sword']}: **{amount}** damage to {target}"
     if amount == 0:
         return (
             f"{who}'s sword {strike['sword']} against {target}'s shield {strike['shield']}: blocked"
@@ -91,6 +97,14 @@ def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str:
         f"{who}'s sword {strike['sword']} against {target}'s shield {strike['shield']}: "
         f"**{amount}** damage"
     )
+
+
+def phase_heading(phase: int, actors: Sequence[int], names: Sequence[str]) -> str:
+    """A phase named by what puts a player in it: their Priority roll, or no priority
+    (phase 0, where everyone without the Priority die acts)."""
+    who = " and ".join(names[p] for p in actors)
+    label = f"Priority {phase}" if phase > 0 else "No priority"
+    return f"__{label}__ · {who} {'act' if len(actors) > 1 else 'acts'}"
 
 
 def narrate_diceman(reveal: Mapping[str, Any], names: Sequence[str]) -> list[str]:
@@ -107,10 +121,12 @@ def narrate_diceman(reveal: Mapping[str, Any], names: Sequence[str]) -> list[str
         f"{names[1]}: {_rolled(rolls[1])}",
     ]
     for phase in reveal["phases"]:
-        actors = phase["actors"]
-        who = " and ".join(names[p] for p in actors)
-        lines.append(f"__Phase {phase['phase']}__ · {who} {'act' if len(actors) > 1 else 'acts'}")
-        details = [_strike_line(strike, names) for strike in phase["strikes"]]
+        lines.append(phase_heading(phase["phase"], phase["actors"], names))
+        details = [
+            line
+            for line in (_strike_line(strike, names) for strike in phase["strikes"])
+            if line is not None
+        ]
         clash = phase.get("clash")
         if clash is not None:
             magic = clash["magic"]
@@ -182,7 +198,19 @@ def shield_name(device: str) -> str:
 
 
 def dice_word(count: int) -> str:
+    """``no dice``, ``1 die``, ``2 dice``."""
+    if count == 0:
+        return "no dice"
     return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def rolled_text(faces: Sequence[int], total: int) -> str:
+    """A player's dice in a turn: ``no dice``, ``1 die (5)``, ``2 dice (3, 4 = 7)``."""
+    if not faces:
+        return "no dice"
+    if len(faces) == 1:
+        return f"1 die ({faces[0]})"
+    return f"{dice_word(len(faces))} ({', '.join(map(str, faces))} = {total})"
 
 
 def charges_left(charges: Mapping[str, int]) -> str:
@@ -287,17 +315,16 @@ def narrate_duel(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> l
     else:
         parts = []
         for p in (attacker, defender):
-            faces = rolled["faces"][p]
-            shown = f" ({', '.join(map(str, faces))} = {rolled['totals'][p]})" if faces else ""
-            parts.append(f"{names[p]} {dice_word(awarded[p])}{shown}")
+            parts.append(f"{names[p]} {rolled_text(rolled['faces'][p], rolled['totals'][p])}")
         lines.append("4️⃣ Dice: " + " · ".join(parts))
     damage = found["damage"]["damage"]
     hp = found["hp"]
     losses = [
         f"{names[p]} −{damage[p]} ({hp['before'][p]} → {max(0, hp['hp'][p])})"
         for p in (attacker, defender)
+        if damage[p] > 0
     ]
-    lines.append("💥 Damage: " + " · ".join(losses))
+    lines.append("💥 Damage: " + " · ".join(losses) if losses else "💥 No damage")
     for p in (attacker, defender):
         if hp["hp"][p] <= 0:
             lines.append(f"💀 {names[p]} is pulverized into sub-atomic dust.")

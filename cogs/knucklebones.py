@@ -54,6 +54,7 @@ from bot.games import (
     cancel_reason,
 )
 from bot.guild_settings import GuildSettings
+from bot.pictures import worker as picture_worker
 from bot.replies import Guarded
 from bot.text import escape
 from cogs import knucklebones_render as render
@@ -226,7 +227,7 @@ def _start_from_challenge(ctx: StepContext, options: dict[str, Any]) -> Step:
 def _place(ctx: StepContext, table: Table, action: dict[str, Any]) -> Step:
     seat = ctx.seat
     if seat is None:
-        names = " and ".join(entry.display_name for entry in ctx.session.seats)
+        names = " and ".join(escape(entry.display_name) for entry in ctx.session.seats)
         raise NotYourGame(
             f"This is not your game: it is between {names}. Start your own with "
             "`/knucklebones challenge` or `/knucklebones ai`."
@@ -235,7 +236,7 @@ def _place(ctx: StepContext, table: Table, action: dict[str, Any]) -> Step:
     if action.get("turn") != engine.turn or engine.phase == "finished":
         raise StaleControl(BOARD_MOVED_ON.format(turn=engine.turn))
     if seat != engine.current_player:
-        mover = ctx.session.user_of(engine.current_player).display_name
+        mover = escape(ctx.session.user_of(engine.current_player).display_name)
         raise NotYourGame(f"It is not your turn: {mover} is placing a die right now.")
     column = action.get("column")
     if not kb.is_int(column) or column not in (0, 1, 2):
@@ -362,14 +363,18 @@ class ColumnButton(
 
 
 def board_view(session_id: int, view: dict[str, Any], mover_is_ai: bool) -> discord.ui.View | None:
-    """The column buttons for a human to move; full columns disabled. None otherwise."""
-    if view["finished"] or mover_is_ai:
+    """The Column buttons for the player to move, full columns disabled; while the AI
+    thinks, all three stay on the board disabled (the message keeps its layout). None once
+    the game is over."""
+    if view["finished"]:
         return None
     mover = view["current_player"]
     buttons = discord.ui.View(timeout=None)
     for column in range(3):
         full = column not in view["open_columns"][mover]
-        buttons.add_item(ColumnButton(session_id, view["turn"], column, disabled=full))
+        buttons.add_item(
+            ColumnButton(session_id, view["turn"], column, disabled=full or mover_is_ai)
+        )
     return buttons
 
 
@@ -396,6 +401,9 @@ class KnucklebonesCog(
     async def cog_load(self) -> None:
         self.bot.sessions.register(self)
         self.bot.register_components(ColumnButton)
+        # The board's sprites and fonts take ~0.5 s to draw the first time: do it now on
+        # the picture thread, so no player's first move waits for it.
+        picture_worker.warm_up(render.warm_up)
 
     # -- commands -------------------------------------------------------------------------
 
@@ -474,10 +482,11 @@ class KnucklebonesCog(
         )
         seats = [
             Seat(seat=0, user_id=user.id, display_name=user.display_name),
+            # The AI goes by the bot's own name, in every game.
             Seat(
                 seat=1,
                 user_id=self.bot.user.id,
-                display_name=f"Dicebot AI ({difficulty})",
+                display_name=self.bot.user.display_name,
                 is_ai=True,
             ),
         ]
@@ -515,7 +524,7 @@ class KnucklebonesCog(
         table = Table.model_validate(outcome.session.state)
         view = kb.public_view(table.engine)
         await answer.send(
-            render.describe_end(view, players_of(outcome.session)),
+            render.result_line(view, players_of(outcome.session)),
             ephemeral=False,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -558,11 +567,8 @@ class KnucklebonesCog(
         clock = render.Clock(
             turn_due_at=table.turn_due_at, warned=table.warned_turn == table.engine.turn
         )
-        footer = f"vs AI ({table.ai_level})" if table.ai_level else ""
-        # On the event loop: a board costs about 0.5 ms to draw and encode, less than
-        # handing it to a worker thread and back (and the two would contend for the GIL).
-        rendered = render.render_game(view, players, clock, footer=footer)
-        content = rendered.content
+        picture = await picture_worker.draw(render.render_board, view, players)
+        content = render.status_line(view, players, clock, ai_level=table.ai_level)
         buttons = None
         if session.status == "cancelled":
             reason = cancel_reason(events or []) or "stopped before the end"
@@ -572,8 +578,8 @@ class KnucklebonesCog(
             buttons = board_view(session.id, view, mover_is_ai)
         return {
             "content": content,
-            "embed": rendered.embed,
-            "attachments": [rendered.file()],
+            "embed": None,
+            "attachments": [picture.file()],
             "view": buttons,
             "allowed_mentions": discord.AllowedMentions.none(),
         }

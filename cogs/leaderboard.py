@@ -1,13 +1,17 @@
 """``/leaderboard``, ``/stats`` and ``/history``: this server's ladders and records.
 
-The queries live in ``bot.leaderboard``; this module renders them as embeds. Page buttons
-are DynamicItems (prefix ``lb:``) whose custom_id carries the game, the sort and the page
-to show (the server is the interaction's), so they keep working after a restart:
-``lb:<game>:<rating|wins|win_rate>:<page>:<p|n>`` (``p``/``n`` only keeps the Previous and
-Next buttons' ids distinct when both point at the same page).
+The queries live in ``bot.leaderboard``; this module renders them as embeds. A
+leaderboard is one season's (``bot.seasons``): the one running, or a closed one's final
+standings with ``season:<number>``. Page buttons are DynamicItems (prefix ``lb:``) whose
+custom_id carries the game, the sort, the page and the season to show (the server is the
+interaction's), so they keep working after a restart and keep showing the season they
+were made for after it closes: ``lb:<game>:<rating|wins|win_rate>:<page>:<p|n>:s<season>``
+(``p``/``n`` only keeps the Previous and Next buttons' ids distinct when both point at the
+same page; buttons from before seasons, without ``:s<season>``, show the season running).
 
-Players appear as mentions: embeds show mentions as names without pinging anyone, and
-the results table keeps user ids, not names that may have changed since.
+Players appear under the display name they last played under in this server (stored
+with their rating and with each game's seats), escaped: a mention would show as an
+unknown user to anyone whose client has not loaded that member, or once they left.
 """
 
 from __future__ import annotations
@@ -37,7 +41,10 @@ from bot.leaderboard import (
     player_stats,
 )
 from bot.leaderboard import history as finished_games
+from bot.pictures import palette
 from bot.replies import Guarded
+from bot.seasons import Season, closed_seasons, current_season, find_season
+from bot.text import escape, plural
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
 SORT_CHOICES = [
@@ -45,7 +52,7 @@ SORT_CHOICES = [
     app_commands.Choice(name="wins", value="wins"),
     app_commands.Choice(name="win rate", value="win_rate"),
 ]
-COLOUR = discord.Colour.gold()
+COLOUR = discord.Colour(palette.EMBED_INFO)
 # Discord's limits, with a little room to spare.
 DESCRIPTION_LIMIT = 4000
 FIELD_LIMIT = 1000
@@ -76,9 +83,22 @@ def record_text(wins: int, losses: int, draws: int) -> str:
     return f"{wins}/{losses}/{draws}"
 
 
+# The rating in words, wherever players read it (never "μ − 3σ").
+RATING_NOTE = "rating: a cautious estimate of skill that firms up as you play"
+
+
+def player_name(user_id: int, display_name: str) -> str:
+    """A player as a leaderboard or history names them: the stored display name, escaped
+    (a mention only for a record from before names were kept)."""
+    return escape(display_name) if display_name.strip() else f"<@{user_id}>"
+
+
 def streak_text(streak: int) -> str:
-    if streak > 0:
+    """``🔥 W3`` for a run of wins (the flame from two on: one win is not a streak yet)."""
+    if streak > 1:
         return f"🔥 W{streak}"
+    if streak == 1:
+        return "W1"
     if streak < 0:
         return f"L{-streak}"
     return "—"
@@ -86,10 +106,6 @@ def streak_text(streak: int) -> str:
 
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def join_lines(lines: list[str], limit: int) -> str:
@@ -145,12 +161,30 @@ def start_hint(bot: DiceBot, game: str) -> str:
 # -- /leaderboard ------------------------------------------------------------------------------
 
 
+def season_heading(season: Season) -> str:
+    """The line under a leaderboard's title (which names the season): since when it runs,
+    or that these are a closed season's final standings and its dates."""
+    if season.closed:
+        assert season.started_at is not None and season.ended_at is not None
+        return (
+            f"**Final standings** of a closed season (<t:{int(season.started_at)}:D> – "
+            f"<t:{int(season.ended_at)}:D>): they never change."
+        )
+    if season.started_at is None:
+        return "The first season: it starts with the first game between players."
+    return f"This season started <t:{int(season.started_at)}:D>."
+
+
 def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
     title = game_title(board.game)
-    embed = discord.Embed(title=f"🏆 {title} leaderboard", colour=COLOUR)
-    lines: list[str] = []
-    if board.empty:
-        lines.append(f"No finished {title} games between players in this server yet. {hint}")
+    season = board.season
+    label = f"Season {season.number}" + (f" · {escape(season.name)}" if season.name else "")
+    embed = discord.Embed(title=f"🏆 {title} leaderboard — {label}", colour=COLOUR)
+    lines: list[str] = [season_heading(season)]
+    if board.empty and season.closed:
+        lines.append(f"Nobody played {title} against other players in this season.")
+    elif board.empty:
+        lines.append(f"No finished {title} games between players this season yet. {hint}")
     elif board.ranked_total == 0:
         lines.append(
             f"Nobody has played {board.minimum_games} {title} games yet, so nobody is ranked: "
@@ -161,14 +195,15 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
         for entry in board.rows:
             s = entry.standing
             lines.append(
-                f"`{entry.rank:>2}` <@{s.user_id}> · **{rating_text(s)}** · "
-                f"{record_text(s.wins, s.losses, s.draws)} · {s.games} · {streak_text(s.streak)}"
+                f"`{entry.rank:>2}` {player_name(s.user_id, s.display_name)} · "
+                f"**{rating_text(s)}** · {record_text(s.wins, s.losses, s.draws)} · "
+                f"{s.games} · {streak_text(s.streak)}"
             )
     embed.description = join_lines(lines, DESCRIPTION_LIMIT)
     if board.provisional:
         provisional_lines = [
-            f"<@{s.user_id}> · {rating_text(s)} · {record_text(s.wins, s.losses, s.draws)} · "
-            f"{s.games} of {board.minimum_games}"
+            f"{player_name(s.user_id, s.display_name)} · {rating_text(s)} · "
+            f"{record_text(s.wins, s.losses, s.draws)} · {s.games} of {board.minimum_games}"
             for s in board.provisional
         ]
         hidden = board.provisional_total - len(board.provisional)
@@ -183,8 +218,8 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
         embed.set_footer(
             text=(
                 f"Sorted by {SORT_LABELS[board.sort]} · page {board.page}/{board.pages} · "
-                f"{board.ranked_total} ranked · rating = μ − 3σ (conservative) · "
-                "games against the AI are not ranked"
+                f"{board.ranked_total} ranked · {RATING_NOTE} · games against the AI are not "
+                "ranked"
             )
         )
     return embed
@@ -195,19 +230,27 @@ class PageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         r"lb:(?P<game>[a-z_]{1,32}):(?P<sort>rating|wins|win_rate)"
-        r":(?P<page>[1-9][0-9]{0,5}):(?P<dir>[pn])"
+        r":(?P<page>[1-9][0-9]{0,5}):(?P<dir>[pn])(?::s(?P<season>[1-9][0-9]{0,5}))?"
     ),
 ):
     def __init__(
-        self, game: str, sort: SortKey, page: int, direction: str, *, disabled: bool
+        self,
+        game: str,
+        sort: SortKey,
+        page: int,
+        direction: str,
+        *,
+        season: int | None,
+        disabled: bool,
     ) -> None:
-        self.game, self.sort, self.page = game, sort, page
+        self.game, self.sort, self.page, self.season = game, sort, page, season
         label = "◀ Previous" if direction == "p" else "Next ▶"
+        pinned = "" if season is None else f":s{season}"
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"lb:{game}:{sort}:{page}:{direction}",
+                custom_id=f"lb:{game}:{sort}:{page}:{direction}{pinned}",
                 disabled=disabled,
             )
         )
@@ -217,7 +260,10 @@ class PageButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
         sort: SortKey = match["sort"]  # type: ignore[assignment]
-        return cls(match["game"], sort, int(match["page"]), match["dir"], disabled=False)
+        season = None if match["season"] is None else int(match["season"])
+        return cls(
+            match["game"], sort, int(match["page"]), match["dir"], season=season, disabled=False
+        )
 
     async def handle(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
@@ -225,7 +271,7 @@ class PageButton(
         if interaction.guild_id is None or self.game not in GAME_TITLES:
             raise UserError("This leaderboard is no longer available: use `/leaderboard`.")
         fields = await leaderboard_fields(
-            bot, interaction.guild_id, self.game, self.sort, self.page
+            bot, interaction.guild_id, self.game, self.sort, self.page, self.season
         )
         await answer_for(interaction).update(**fields)
 
@@ -234,8 +280,16 @@ def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
     if board.pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
+    season = board.season.number
     view.add_item(
-        PageButton(board.game, board.sort, max(1, board.page - 1), "p", disabled=board.page <= 1)
+        PageButton(
+            board.game,
+            board.sort,
+            max(1, board.page - 1),
+            "p",
+            season=season,
+            disabled=board.page <= 1,
+        )
     )
     view.add_item(
         PageButton(
@@ -243,18 +297,48 @@ def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
             board.sort,
             min(board.pages, board.page + 1),
             "n",
+            season=season,
             disabled=board.page >= board.pages,
         )
     )
     return view
 
 
+async def seasons_known(bot: DiceBot, guild_id: int, game: str) -> str:
+    """Which seasons of ``game`` exist here, for a refusal."""
+    current = await current_season(bot.db, guild_id, game)
+    closed = await closed_seasons(bot.db, guild_id, game, limit=1)
+    if not closed:
+        return f"{game_title(game)} has only season {current.number} here, the one running"
+    return (
+        f"{game_title(game)} seasons here run up to {current.number}, the one running "
+        "(`/dicebot season list` shows them all)"
+    )
+
+
 async def leaderboard_fields(
-    bot: DiceBot, guild_id: int, game: str, sort: SortKey, page: int
+    bot: DiceBot,
+    guild_id: int,
+    game: str,
+    sort: SortKey,
+    page: int,
+    season_number: int | None = None,
 ) -> dict[str, Any]:
     settings = await bot.sessions.guild_settings(guild_id)
+    season = None
+    if season_number is not None:
+        season = await find_season(bot.db, guild_id, game, season_number)
+        if season is None:
+            known = await seasons_known(bot, guild_id, game)
+            raise UserError(f"There is no season {season_number}: {known}.")
     board = await leaderboard_page(
-        bot.db, guild_id, game, sort=sort, page=page, provisional_games=settings.provisional_games
+        bot.db,
+        guild_id,
+        game,
+        season=season,
+        sort=sort,
+        page=page,
+        provisional_games=settings.provisional_games,
     )
     return {
         "embed": leaderboard_embed(board, start_hint(bot, game)),
@@ -267,23 +351,32 @@ async def leaderboard_fields(
 
 
 def game_stats_text(stats: GameStats) -> str:
+    """One game's field: this season's rating and rank, then the lifetime record."""
     s = stats.standing
+    season = f"Season {stats.season.number}" + (
+        f" · {escape(stats.season.name)}" if stats.season.name else ""
+    )
+    record = stats.this_season
     lines: list[str] = []
-    if s.games == 0:
-        lines.append("No games against other players yet.")
+    if record is None:
+        if s.games:
+            lines.append(f"{season}: no games against other players yet this season.")
     elif stats.rank is None:
         lines.append(
-            f"Rating **{rating_text(s)}** · provisional ({s.games} of {stats.minimum_games} "
-            "games to be ranked)"
+            f"{season}: rating **{record.ordinal:.1f}** · provisional ({record.games} of "
+            f"{stats.minimum_games} games to be ranked)"
         )
     else:
         lines.append(
-            f"Rating **{rating_text(s)}** · rank **#{stats.rank}** of {stats.ranked_total}"
+            f"{season}: rating **{record.ordinal:.1f}** · rank **#{stats.rank}** of "
+            f"{stats.ranked_total} · W/L/D {record_text(record.wins, record.losses, record.draws)}"
         )
-    if s.games:
+    if s.games == 0:
+        lines.append("No games against other players yet.")
+    else:
         lines.append(
-            f"W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
-            f"**{percent(s.win_rate)}** · {s.games} games"
+            f"All time: W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
+            f"**{percent(s.win_rate)}** · {plural(s.games, 'game')}"
         )
         lines.append(f"Streak {streak_text(s.streak)} · best win streak **{s.best_streak}**")
     if s.ai_games:
@@ -295,20 +388,17 @@ def game_stats_text(stats: GameStats) -> str:
             stats.game, "Favourite pick"
         )
         unit = "round" if stats.game == "diceman" else "turn"
-        uses = stats.favourite.uses
         lines.append(
             f"{what}: **{favourite_text(stats.game, stats.favourite.pick)}** "
-            f"({uses} {unit}{'s' if uses != 1 else ''})"
+            f"({plural(stats.favourite.uses, unit)})"
         )
     return join_lines(lines, FIELD_LIMIT)
 
 
 def opponents_text(entry: HistoryEntry, user_id: int) -> str:
     others = [p for p in entry.players if p.user_id != user_id or p.is_ai]
-    if any(p.is_ai for p in others) and len(others) == 1:
-        return "vs the AI"
     if len(others) == 1:
-        return f"vs <@{others[0].user_id}>"
+        return f"vs {player_name(others[0].user_id, others[0].display_name)}"
     return f"with {len(others)} others"
 
 
@@ -336,7 +426,8 @@ def recent_line(entry: HistoryEntry, user_id: int) -> str:
     parts.append(opponents_text(entry, user_id))
     score_line = oriented_score_line(entry, me.seat) if me is not None else entry.score_line
     if score_line:
-        parts.append(clip(score_line, SCORE_LINE_LIMIT))
+        # A score line may hold names (Weighted Dice's top three): shown as written.
+        parts.append(escape(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -344,11 +435,11 @@ def recent_line(entry: HistoryEntry, user_id: int) -> str:
 
 
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"📊 {clip(name, 100)} — stats in this server", colour=COLOUR)
+    embed = discord.Embed(title=f"📊 {escape(name, 100)} — stats in this server", colour=COLOUR)
     if stats.empty:
         embed.description = (
-            f"<@{stats.user_id}> has not finished a game in this server yet. "
-            "See `/rules` for the games, or look at `/leaderboard`."
+            f"{escape(name)} has not finished a game in this server yet. "
+            "See `/help` for the games, or look at `/leaderboard`."
         )
         return embed
     for game_stats in stats.games:
@@ -362,7 +453,10 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
             value=join_lines(lines, FIELD_LIMIT),
             inline=False,
         )
-    embed.set_footer(text="Rating = μ − 3σ, a conservative estimate of skill (openskill).")
+    embed.set_footer(
+        text=RATING_NOTE[0].upper() + RATING_NOTE[1:] + "; it starts fresh each season. "
+        "Records and streaks are all time."
+    )
     return embed
 
 
@@ -371,7 +465,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
 
 def players_text(entry: HistoryEntry) -> str:
     def name(player: Any) -> str:
-        return "the AI" if player.is_ai else f"<@{player.user_id}>"
+        return player_name(player.user_id, player.display_name)
 
     players = sorted(entry.players, key=lambda p: (p.place, p.seat))
     if not players:
@@ -399,7 +493,7 @@ def history_line(entry: HistoryEntry) -> str:
         entry.score_line if named_first is None else oriented_score_line(entry, named_first.seat)
     )
     if score_line:
-        parts.append(clip(score_line, SCORE_LINE_LIMIT))
+        parts.append(escape(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
     if entry.link:
         parts.append(f"[game]({entry.link})")
@@ -408,7 +502,7 @@ def history_line(entry: HistoryEntry) -> str:
 
 def history_embed(entries: list[HistoryEntry], game: str | None, who: str | None) -> discord.Embed:
     scope = game_title(game) + " games" if game is not None else "games"
-    title = f"📜 Recent {scope}" + (f" of {clip(who, 80)}" if who else "")
+    title = f"📜 Recent {scope}" + (f" of {escape(who, 80)}" if who else "")
     embed = discord.Embed(title=title, colour=COLOUR)
     if not entries:
         embed.description = "No finished games match in this server yet."
@@ -436,6 +530,7 @@ class Leaderboards(commands.Cog):
         game="Which game.",
         sort="Order by rating (default), wins or win rate.",
         page="Which page of ten (default 1).",
+        season="A past season's final standings, by number (default: the season running).",
     )
     @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
     @app_commands.guild_only()
@@ -445,12 +540,15 @@ class Leaderboards(commands.Cog):
         game: str,
         sort: str = "rating",
         page: app_commands.Range[int, 1, 100_000] = 1,
+        season: app_commands.Range[int, 1, 100_000] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         if game not in GAME_TITLES or sort not in SORT_LABELS:
             raise UserError("Pick a game and a sort from the lists Discord offers.")
         sort_key: SortKey = sort  # type: ignore[assignment]
-        fields = await leaderboard_fields(self.bot, interaction.guild_id, game, sort_key, page)
+        fields = await leaderboard_fields(
+            self.bot, interaction.guild_id, game, sort_key, page, season
+        )
         await answer_for(interaction).send(ephemeral=False, **fields)
 
     @app_commands.command(

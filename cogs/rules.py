@@ -18,6 +18,7 @@ from bot.app import DiceBot
 from bot.errors import UserError
 from bot.guild_settings import GuildSettings
 from bot.leaderboard import GAME_TITLES, game_title
+from bot.pictures import palette
 from cogs.admin import duration_text
 from cogs.leaderboard import GAME_CHOICES, start_hint
 
@@ -116,7 +117,8 @@ RULES: dict[str, RulesCard] = {
                 "Ties and the end",
                 "On a tied roll the house wins every bet; with no bets at all the house is "
                 "set to 5 points. The game ends after the round in which someone reaches "
-                "**150**: the highest score wins, and ties share the win.",
+                "**150** (or the target the host chose at `/weighted new`, such as a short "
+                "game): the highest score wins, and ties share the win.",
             ),
         ),
         house=(
@@ -178,7 +180,7 @@ def rules_embed(game: str, settings: GuildSettings | None, hint: str) -> discord
     embed = discord.Embed(
         title=f"📖 {game_title(game)} — rules",
         description=card.summary,
-        colour=discord.Colour.blurple(),
+        colour=discord.Colour(palette.EMBED_INFO),
     )
     for name, text in card.sections:
         embed.add_field(name=name, value=text, inline=False)
@@ -199,12 +201,16 @@ class Rules(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         if game not in GAME_TITLES:
             raise UserError("Pick a game from the list Discord offers.")
-        settings = None
-        if interaction.guild_id is not None:
-            settings = await self.bot.sessions.guild_settings(interaction.guild_id)
-        await answer_for(interaction).send(
-            embed=rules_embed(game, settings, start_hint(self.bot, game))
-        )
+        await send_rules(self.bot, interaction, game)
+
+
+async def send_rules(bot: DiceBot, interaction: discord.Interaction, game: str) -> None:
+    """Answer ``interaction`` with ``game``'s rules card, privately (``/rules`` and the
+    buttons of ``/help``), with this server's timers when asked in a server."""
+    settings = None
+    if interaction.guild_id is not None:
+        settings = await bot.sessions.guild_settings(interaction.guild_id)
+    await answer_for(interaction).send(embed=rules_embed(game, settings, start_hint(bot, game)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -57,6 +57,10 @@ from bot.games import (
     StepContext,
     cancel_reason,
 )
+from bot.pictures import palette
+from bot.pictures import worker as picture_worker
+from bot.pictures.picture import Picture
+from bot.text import escape
 from cogs.duel_render import describe_seconds, life_bar
 from game_core.base import Event, GameResult
 from game_core.errors import IllegalMove
@@ -78,6 +82,9 @@ CLOSED_CHALLENGE_EVENTS = {
 BEGIN_DELAY_SECONDS = 5.0
 # How long an outcome waits for its game's public message to be posted (normally ms).
 POSTING_WAIT_SECONDS = 5.0
+COLOUR_RUNNING = discord.Colour(palette.EMBED_RUNNING)
+COLOUR_FINISHED = discord.Colour(palette.EMBED_FINISHED)
+COLOUR_CANCELLED = discord.Colour(palette.EMBED_CANCELLED)
 
 
 def warning_after(timeout: int) -> float:
@@ -197,6 +204,16 @@ class SecretDuelGame(ABC, Generic[StateT]):
     def seat_details(self, view: dict[str, Any], seat: int) -> list[str]:
         """Extra public lines under a player's bar (e.g. functions left)."""
         return []
+
+    def picture(self, view: dict[str, Any], names: Sequence[str]) -> Picture | None:
+        """The game as a picture (drawn on the picture thread, from the public view and the
+        raw display names), or None for a game shown in words only. A game with a picture
+        leaves the bars and seat details to it and its alt text."""
+        return None
+
+    @property
+    def has_picture(self) -> bool:
+        return type(self).picture is not SecretDuelGame.picture
 
     @abstractmethod
     def choice_text(self, choice: dict[str, Any] | Any) -> str:
@@ -473,10 +490,17 @@ class SecretDuelHandler(Generic[StateT]):
                 "embed": None,
                 "view": None,
             }
+        picture = None
+        if self.rules.has_picture:
+            parsed = self.parse(session)
+            assert parsed is not None
+            view = self.rules.public_view(parsed[0])
+            picture = await picture_worker.draw(self.rules.picture, view, self.names(session))
         return self.render_public(
             session,
             cancelled_because=cancel_reason(context.events),
             dm_closed=context.dm_closed,
+            picture=picture,
         )
 
     def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
@@ -499,7 +523,12 @@ class SecretDuelHandler(Generic[StateT]):
         the round goes on, the round's reveal once it is over, the result at the end."""
         parsed = self.parse(session)
         if parsed is None:
-            return {"embed": discord.Embed(title=f"{self.rules.title} — game over"), "view": None}
+            return {
+                "embed": discord.Embed(
+                    title=f"{self.rules.title} — game over", colour=COLOUR_FINISHED
+                ),
+                "view": None,
+            }
         state, ui = parsed
         round_no = round_of_key(key)
         if session.is_open and round_no == self.rules.round_of(state):
@@ -553,7 +582,13 @@ class SecretDuelHandler(Generic[StateT]):
         )
 
     def names(self, session: Session) -> list[str]:
+        """The players' display names as they are (for pictures, which draw them)."""
         return [session.user_of(seat).display_name for seat in (0, 1)]
+
+    def shown_names(self, session: Session) -> list[str]:
+        """The players' display names escaped, for message text (markdown means nothing
+        in a name: ``**bold**__`` stays those characters, ``@everyone`` pings nobody)."""
+        return [escape(name) for name in self.names(session)]
 
     def render_closed_challenge(
         self, session: Session, how: str, reason: str | None = None
@@ -581,15 +616,18 @@ class SecretDuelHandler(Generic[StateT]):
         *,
         cancelled_because: str | None = None,
         dm_closed: frozenset[int] = frozenset(),
+        picture: Picture | None = None,
     ) -> dict[str, Any]:
-        """The public message: players, bars, round, who has locked in (never what), time
-        left, the last reveal, and the buttons. Built from the public view only.
-        ``cancelled_because`` is the reason a cancel that just happened gave."""
+        """The public message: one line on top (the players, or the result naming the
+        winner), the last reveal and who has locked in (never what) in the embed, the
+        picture where the game has one (bars and seat details are then left to it), time
+        left, and the buttons. Built from the public view only. ``cancelled_because`` is
+        the reason a cancel that just happened gave."""
         parsed = self.parse(session)
         assert parsed is not None
         state, ui = parsed
         view = self.rules.public_view(state)
-        names = self.names(session)
+        names = self.shown_names(session)
         values, maximum = self.rules.vitals(view)
         finished = not session.is_open
         round_no = self.rules.round_of(state)
@@ -600,21 +638,28 @@ class SecretDuelHandler(Generic[StateT]):
             title += " — game over"
         else:
             title += f" — {self.rules.round_word.capitalize()} {round_no}"
-        embed = discord.Embed(
-            title=title, colour=discord.Colour.dark_gold() if finished else discord.Colour.blurple()
-        )
+        ended = self.rules.result(state)
+        if session.status == "cancelled" or (finished and ended is None):
+            colour = COLOUR_CANCELLED
+        else:
+            colour = COLOUR_FINISHED if finished else COLOUR_RUNNING
+        embed = discord.Embed(title=title, colour=colour)
         lines: list[str] = []
         if subtitle:
             lines.append(subtitle)
         if ui.reveal:
             lines.extend(self.rules.narrate(ui.reveal, names))
-        lines.append("")
-        lines.append(self._status_line(session, state, ui, names, cancelled_because))
-        embed.description = "\n".join(lines)[:4096]
+        if not finished:
+            lines.append("")
+            lines.append(self._status_line(session, state, ui, names, cancelled_because))
+        embed.description = "\n".join(lines).strip()[:4096] or None
         locked = view.get("locked_in", [False, False])
         for seat in (0, 1):
             entry = session.user_of(seat)
-            field_lines = [life_bar(values[seat], maximum), *self.rules.seat_details(view, seat)]
+            field_lines = []
+            if picture is None:
+                field_lines.append(life_bar(values[seat], maximum))
+                field_lines.extend(self.rules.seat_details(view, seat))
             if not finished:
                 if locked[seat]:
                     field_lines.append("🔒 Locked in" if secret else "🎲 Rolled")
@@ -624,10 +669,13 @@ class SecretDuelHandler(Generic[StateT]):
                     field_lines.append("⏳ Press **Roll**")
                 if seat in dm_closed and not locked[seat]:
                     field_lines.append("📭 DMs closed: use **Make your move**")
+            if not field_lines:
+                continue
             label = self.rules.seat_label(view, seat)
             bot_tag = " 🤖" if entry.is_ai else ""
             embed.add_field(
-                name=f"{entry.display_name}{bot_tag}{label}", value="\n".join(field_lines)
+                name=f"{escape(entry.display_name, 100)}{bot_tag}{label}",
+                value="\n".join(field_lines),
             )
         if not finished:
             embed.add_field(
@@ -650,11 +698,25 @@ class SecretDuelHandler(Generic[StateT]):
                     text=f"The dice choose for you. /{self.rules.command} forfeit to give up."
                 )
         buttons = None if finished else self.rules.public_buttons(session.id, round_no, secret)
-        return {"content": self.headline(session), "embed": embed, "view": buttons}
+        content = (
+            self.headline(session)
+            if not finished
+            else self._status_line(session, state, ui, names, cancelled_because)
+        )
+        return {
+            "content": content,
+            "embed": embed,
+            "attachments": [] if picture is None else [picture.file()],
+            "view": buttons,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
 
     def headline(self, session: Session) -> str:
         a, b = session.user_of(0), session.user_of(1)
-        who = [f"<@{s.user_id}>" if not s.is_ai else s.display_name for s in (a, b)]
+        who = [
+            f"<@{seat.user_id}>" if not seat.is_ai else f"**{escape(seat.display_name)}**"
+            for seat in (a, b)
+        ]
         return f"**{self.rules.title}**: {who[0]} vs {who[1]}"
 
     def _status_line(
@@ -665,31 +727,46 @@ class SecretDuelHandler(Generic[StateT]):
         names: Sequence[str],
         cancelled_because: str | None = None,
     ) -> str:
+        """What is happening now in one line; at the end, the result naming the winner
+        (the content of the finished message). ``names`` are escaped."""
+        title = self.rules.title
         if ui.ended == "abandoned":
-            return "⌛ Neither player locked in before the time ran out: the game is abandoned."
+            return (
+                f"⌛ {title}: neither player locked in before the time ran out, so the game is "
+                "abandoned (no result counts)."
+            )
         result = self.rules.result(state)
         if result is None:
             if session.status == "cancelled":
-                return f"🛑 This game was {cancelled_because or 'stopped'}; no result counts."
+                reason = cancelled_because or "stopped"
+                return f"🛑 This game was {reason}; no result counts."
             waiting = self.rules.waiting_for(state)
             if not waiting:
                 return "Revealing…"
             who = " and ".join(names[s] for s in waiting)
             verb = "lock in" if self.rules.is_secret(state) else "press **Roll**"
             return f"Waiting for {who} to {verb}."
+        values, _ = self.rules.vitals(self.rules.public_view(state))
         if result.draw:
+            score = f"{self.rules.vitals_word} {max(0, values[0])}–{max(0, values[1])}"
             if result.reason == "round_cap":
-                return "⏹️ The round limit was reached with equal life: **a draw**."
-            return "🤝 **Draw**: both fell in the same moment."
-        winner = names[result.winners[0]]
-        loser = names[1 - result.winners[0]]
+                return f"⏹️ The round limit was reached with equal life: **a draw**, {score}."
+            return f"🤝 **Draw**: both fell in the same moment. {title}, {score}."
+        winner_seat = result.winners[0]
+        winner = names[winner_seat]
+        loser = names[1 - winner_seat]
+        # The winner's score first, as the sentence names them first.
+        score = (
+            f"{self.rules.vitals_word} {max(0, values[winner_seat])}–"
+            f"{max(0, values[1 - winner_seat])}"
+        )
         if result.reason == "forfeit":
-            return f"🏳️ {loser} forfeited. **{winner} wins!**"
+            return f"🏳️ {loser} forfeited. **{winner} wins!** {title}, {score}."
         if result.reason == "timeout":
-            return f"⌛ {loser} ran out of time. **{winner} wins!**"
+            return f"⌛ {loser} ran out of time. **{winner} wins!** {title}, {score}."
         if result.reason == "round_cap":
-            return f"⏹️ The round limit was reached: **{winner} wins** on life."
-        return f"🏆 **{winner} wins!**"
+            return f"⏹️ The round limit was reached: **{winner} wins** on life, {score}."
+        return f"🏆 **{winner} wins!** {title} against {loser}, {score}."
 
     def render_locked(self, session: Session, state: StateT, seat: int) -> discord.Embed:
         """A player's own "locked in" note (their DM or ephemeral): it names their choice."""
@@ -697,7 +774,7 @@ class SecretDuelHandler(Generic[StateT]):
         word = self.rules.round_word
         embed = discord.Embed(
             title=f"🔒 Locked in — {self.rules.title} {word} {self.rules.round_of(state)}",
-            colour=discord.Colour.green(),
+            colour=COLOUR_RUNNING,
         )
         lines = []
         if own is not None:
@@ -726,7 +803,7 @@ class SecretDuelHandler(Generic[StateT]):
             own = revealed_choice(ui.reveal, seat)
             if own is not None:
                 lines.append(f"🔒 Locked in: {self.rules.choice_text(own)}")
-            lines.extend(self.rules.narrate(ui.reveal, self.names(session)))
+            lines.extend(self.rules.narrate(ui.reveal, self.shown_names(session)))
         if final:
             if result is None:
                 headline = "The game has ended."
@@ -743,7 +820,11 @@ class SecretDuelHandler(Generic[StateT]):
             title = f"{self.rules.title} — {word} {round_no} is over"
             lines.append("")
             lines.append("Your controls for the next round follow in a new message.")
-        embed = discord.Embed(title=title, description="\n".join(lines).strip()[:4096])
+        embed = discord.Embed(
+            title=title,
+            description="\n".join(lines).strip()[:4096],
+            colour=COLOUR_FINISHED if final else COLOUR_RUNNING,
+        )
         if link:
             embed.add_field(name="Game message", value=link, inline=False)
         return embed
@@ -755,7 +836,7 @@ def controls_intro(
     """The lines every private control message starts with: both bars and the deadline."""
     view = rules.public_view(state)
     values, maximum = rules.vitals(view)
-    opponent = session.user_of(1 - seat).display_name
+    opponent = escape(session.user_of(1 - seat).display_name)
     return [
         f"You: {life_bar(values[seat], maximum)}",
         f"{opponent}: {life_bar(values[1 - seat], maximum)}",

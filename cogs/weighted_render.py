@@ -2,11 +2,12 @@
 
 Pure functions from stored data to text and embeds (no Discord calls, no database), so
 they are unit-tested directly and re-render the same after a restart. Everything in this
-game is public, so the table shows every bet as it lands.
+game is public.
 
-Discord limits that shape the layout: an embed description holds 4,096 characters and a
-field 1,024, so the per-player lines (up to 12 of them) of the last round go in the
-description and the seat list in a field; names are shortened to keep within both.
+The running table is one status line, the table picture (``table_picture``: seats,
+points, roles, the rollers' chances and every bet, with the same as alt text), an embed
+with what only words say (what to do now, what the last round did and why), and the
+buttons. The seats, bets and standings are never repeated as text beside the picture.
 """
 
 from __future__ import annotations
@@ -20,20 +21,21 @@ import discord
 from bot.games import Seat
 from bot.pictures import palette
 from bot.pictures.picture import Picture
+from bot.text import escape
 from cogs import weighted_picture
-from cogs.weighted_state import Draft, LobbyState, TableState
+from cogs.weighted_state import Draft, LobbyState, TableOptions, TableState
+from game_core.analysis.weighted_lengths import GameLength, lengths
 from game_core.base import Event
 from game_core.weighted_dice import (
     FLOOR_POINTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    TARGET_POINTS,
     RoundSummary,
     ScoreChange,
     WeightedDiceState,
-    bet_totals,
     public_view,
     result,
-    to_act,
     win_probabilities,
 )
 
@@ -43,14 +45,13 @@ COLOUR_CANCELLED = discord.Colour(palette.EMBED_CANCELLED)
 NAME_LIMIT = 24
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 Names = Mapping[int, str]
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """What a message shows; the cog adds the components."""
+    """What a message shows; the cog adds the picture and the components."""
 
     embed: discord.Embed
     content: str | None = None
@@ -58,13 +59,10 @@ class Rendered:
 
 def seat_names(seats: Sequence[Seat]) -> dict[int, str]:
     """Seat → a display name safe inside markdown, short enough for every limit."""
-    names = {}
-    for seat in seats:
-        raw = seat.display_name.strip() or f"Player {seat.seat + 1}"
-        if len(raw) > NAME_LIMIT:
-            raw = raw[: NAME_LIMIT - 1] + "…"
-        names[seat.seat] = discord.utils.escape_markdown(discord.utils.escape_mentions(raw))
-    return names
+    return {
+        seat.seat: escape(seat.display_name.strip() or f"Player {seat.seat + 1}", NAME_LIMIT)
+        for seat in seats
+    }
 
 
 def picture_names(seats: Sequence[Seat]) -> list[str]:
@@ -100,8 +98,68 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _names_list(names: Sequence[str]) -> str:
+    """``**A**``, ``**A** and **B**``, ``**A**, **B** and **C**``."""
+    bold = [f"**{name}**" for name in names]
+    return bold[0] if len(bold) == 1 else ", ".join(bold[:-1]) + f" and {bold[-1]}"
+
+
 def _timestamp(at: float | None) -> str:
     return "soon" if at is None else f"<t:{int(at)}:R>"
+
+
+# -- the table's options ----------------------------------------------------------------------
+
+
+def length_text(length: GameLength) -> str:
+    """ "about 10 rounds (most games 6 to 16)": the lab's estimate for this table."""
+    low, high = round(length.p10), round(length.p90)
+    spread = f" (most games {low} to {high})" if high > low else ""
+    return f"about **{length.rounds}** round{'s' if length.rounds != 1 else ''}{spread}"
+
+
+def times_text(options: TableOptions) -> str:
+    return (
+        f"Bets stay open **{options.betting_window_seconds} s** a round; the house has "
+        f"**{options.house_setup_seconds} s** to set up."
+    )
+
+
+def lobby_rules_text(options: TableOptions | None, seated: int) -> str:
+    """The lobby's target, how long the game should last with the players seated so far
+    (five at least: a game needs them), and the table's times."""
+    if options is None:  # a lobby opened before tables had options
+        return f"First to {TARGET_POINTS} points wins."
+    players = max(MIN_PLAYERS, seated)
+    target = options.target_for(players)
+    length = length_text(options.length(players))
+    if not options.short:
+        card = " (the card)" if target == TARGET_POINTS else ""
+        rules = f"First to **{target}** points wins{card}: {length} with {players} players."
+    elif target == TARGET_POINTS:
+        rules = (
+            f"**Short game**: with {players} players the card's {target} points already "
+            f"ends in {length}, so first to **{target}** wins."
+        )
+    else:
+        rules = (
+            f"**Short game**: first to **{target}** points with {players} players, {length}; "
+            "the target follows the table size until the game starts."
+        )
+    return f"{rules}\n{times_text(options)}"
+
+
+def table_rules_text(options: TableOptions | None, state: WeightedDiceState) -> str:
+    """The table's footer line: the target, the expected length and the times."""
+    short = " (short game)" if options is not None and options.short else ""
+    text = f"first to {state.target} points wins{short}"
+    if options is None:
+        return text
+    length = lengths().length(state.n_players, state.target)
+    return (
+        f"{text} · about {length.rounds} rounds with {state.n_players} players · "
+        f"bets {options.betting_window_seconds} s · house {options.house_setup_seconds} s"
+    )
 
 
 # -- the lobby ------------------------------------------------------------------------------
@@ -136,7 +194,7 @@ def lobby_embed(
         )
         description = (
             f"**{host}** opened a Weighted Dice table: one player is the house, two roll, "
-            f"everyone else bets on a roller. First to 150 points wins.\n"
+            f"everyone else bets on a roller. {lobby_rules_text(lobby.options, len(seats))}\n"
             f"Press **Join** to take a seat ({MIN_PLAYERS} to {MAX_PLAYERS} players). "
             f"{status}\nThe lobby closes {_timestamp(lobby.expires_at)} if not started."
         )
@@ -158,48 +216,26 @@ def lobby_embed(
 # -- the table ------------------------------------------------------------------------------
 
 
-def _seat_lines(state: WeightedDiceState, names: Names, *, ranks: Sequence[int] | None) -> str:
-    bets = {bet.player: bet for bet in state.bets}
-    lines = []
-    order = range(state.n_players)
-    if ranks is not None:
-        order = sorted(order, key=lambda seat: (ranks[seat], seat))  # type: ignore[assignment]
-    for seat in order:
-        tags = []
-        if not state.active[seat]:
-            tags.append("left")
-        elif state.phase != "finished":
-            if seat == state.house:
-                tags.append("🏠 house")
-            if seat in state.rollers:
-                index = state.rollers.index(seat)
-                tags.append(f"🎲 rolls the {die(state.dice[index])}")
-            if seat in bets:
-                bet = bets[seat]
-                tags.append(f"bet {bet.amount} on {names[state.rollers[bet.roller]]}")
-        place = ""
-        if ranks is not None:
-            place = MEDALS.get(ranks[seat], f"#{ranks[seat]}") + " "
-        suffix = f" ({', '.join(tags)})" if tags else ""
-        lines.append(
-            f"{place}`{seat + 1:>2}.` **{names[seat]}** — **{state.scores[seat]}**{suffix}"
-        )
-    return "\n".join(lines)
-
-
 def change_text(change: ScoreChange, summary: RoundSummary, names: Names) -> str:
-    """Why one player's points moved (or did not) in a scored round."""
+    """Why one player's points moved in a scored round."""
     gain = change.after - change.before
     backed = names[summary.rollers[change.side]] if change.side is not None else ""
+    # The roller who lost (when one did): whose backers' bets a winner takes.
+    other = names[summary.rollers[1 - summary.winner]] if summary.winner is not None else ""
     floored = f", floored at {FLOOR_POINTS}" if change.floored else ""
     match change.reason:
         case "won_bet":
+            # A bet is never taken up front: a winning backer gains as much as they bet,
+            # plus everything bet on the loser.
             return (
-                f"won {gain} (bet {change.amount} on {backed}: the {change.pot} bet on the "
-                f"loser plus the bet back)"
+                f"won {gain} (bet {change.amount} on {backed}: {change.amount} for backing "
+                f"the winner + the {change.pot} bet on {other})"
             )
         case "won_bet_half":
-            return f"won {gain} (bet {change.amount} on {backed}; nobody backed the loser: half)"
+            return (
+                f"won {gain} (bet {change.amount} on {backed}; nobody backed {other}, so half "
+                "the bet)"
+            )
         case "lost_bet":
             return f"lost {-gain} (bet {change.amount} on {backed}{floored})"
         case "lost_bet_tie":
@@ -207,20 +243,31 @@ def change_text(change: ScoreChange, summary: RoundSummary, names: Names) -> str
                 f"lost {-gain} (bet {change.amount} on {backed}; the house takes the tie{floored})"
             )
         case "roller_won":
-            return f"roller bonus +{gain} (rolled {change.roll} + {change.pot} bet on the loser)"
-        case "roller_lost":
-            return "rolled, unchanged" if summary.winner is None else "lost the roll, unchanged"
+            return f"roller bonus +{gain} (rolled {change.roll} + the {change.pot} bet on {other})"
         case "house_tie":
             return f"house takes the tie: +{gain} (every bet)"
         case "house_rigged":
             return f"house rigged to {FLOOR_POINTS} (a tie nobody bet on)"
-        case "house":
-            return "house, unchanged"
         case _:
-            return "no bet"
+            return f"{unchanged_why(change, summary)}, unchanged"
+
+
+UNCHANGED_WHY = {
+    "roller_lost": "lost the roll",
+    "house": "the house",
+    "no_bet": "no bet",
+}
+
+
+def unchanged_why(change: ScoreChange, summary: RoundSummary) -> str:
+    if change.reason == "roller_lost" and summary.winner is None:
+        return "rolled the tie"
+    return UNCHANGED_WHY.get(change.reason, "")
 
 
 def round_text(summary: RoundSummary, names: Names) -> str:
+    """The last scored round: the rolls, the winner, then only the points that moved (who
+    stayed the same is one short line, not a "20 → 20" each)."""
     first, second = summary.rollers
     rolls = (
         f"**{names[first]}** ({die(summary.dice[0])}) rolled **{summary.rolls[0]}**, "
@@ -231,11 +278,17 @@ def round_text(summary: RoundSummary, names: Names) -> str:
     else:
         verdict = f"**{names[summary.rollers[summary.winner]]}** wins"
     lines = [f"**Round {summary.round}:** {rolls} → {verdict}."]
+    unchanged = []
     for change in summary.changes:
+        if change.reason in UNCHANGED_WHY:
+            unchanged.append(f"{names[change.player]} ({unchanged_why(change, summary)})")
+            continue
         lines.append(
             f"• **{names[change.player]}** {change.before} → **{change.after}**: "
             f"{change_text(change, summary, names)}"
         )
+    if unchanged:
+        lines.append("Unchanged: " + ", ".join(unchanged) + ".")
     return "\n".join(lines)
 
 
@@ -275,51 +328,55 @@ def notice_text(event: Event, names: Names) -> str | None:
 
 
 def _phase_text(table: TableState, names: Names) -> str:
+    """What to do now. The betting rules are spelled out while nobody has seen a round
+    scored yet; after that, one line."""
     state = table.engine
     house = names[state.house]
     if state.phase == "setup":
         return (
-            f"🏠 **{house}** is the house. {house}: press **Set up round** to pick two rollers "
-            f"and a die for each. If not done {_timestamp(table.deadline_at)}, I'll pick at "
-            f"random."
+            f"🏠 **{house}** is the house: press **Set up round** to pick two rollers and a "
+            f"die for each. If not done {_timestamp(table.deadline_at)}, I'll pick at random."
         )
-    first, second = state.rollers
-    totals = bet_totals(state)
-    lines = [
-        f"🎲 **{names[first]}** ({die(state.dice[0])}) vs **{names[second]}** "
-        f"({die(state.dice[1])}) — the house is **{house}**.",
-        odds_line(names, state.rollers, state.dice),
-        "",
-        "**Place your bets**: press **Bet on …** and type an amount (1 to your points). "
-        "Bets are public and final; the house and the rollers don't bet. "
-        f"Betting closes {_timestamp(table.deadline_at)}, or as soon as everyone has bet.",
-    ]
-    for side, roller in enumerate(state.rollers):
-        backers = [bet for bet in state.bets if bet.roller == side]
-        who = ", ".join(f"{names[bet.player]} {bet.amount}" for bet in backers)
-        lines.append(f"**On {names[roller]}: {totals[side]}**" + (f" — {who}" if who else ""))
-    waiting = to_act(state)
-    if waiting:
-        lines.append("Still to bet: " + ", ".join(names[seat] for seat in waiting))
+    lines = [odds_line(names, state.rollers, state.dice)]
+    if state.rounds_played == 0:
+        lines.append(
+            "**Place your bets**: press **Bet on …** and type an amount (1 to your points), "
+            "or use a quick bet. Bets are public and final; the house and the rollers don't "
+            f"bet. Betting closes {_timestamp(table.deadline_at)}, or as soon as everyone "
+            "has bet."
+        )
+    else:
+        lines.append(f"Bets close {_timestamp(table.deadline_at)} or when everyone has bet.")
     return "\n".join(lines)
 
 
-def _finished_text(state: WeightedDiceState, names: Names) -> str:
-    outcome = result(state)
-    assert outcome is not None
-    winners = [names[seat] for seat in outcome.winners]
-    best = state.scores[outcome.winners[0]]
-    if len(winners) == 1:
-        headline = f"🏆 **{winners[0]}** wins with **{best}** points!"
-    else:
-        joined = ", ".join(f"**{w}**" for w in winners[:-1]) + f" and **{winners[-1]}**"
-        headline = f"🏆 {joined} share the win with **{best}** points!"
-    if outcome.reason != "normal":
-        headline = (
-            f"The game ended early: fewer than {MIN_PLAYERS} players remain at the table.\n"
-            + headline
+def status_line(
+    table: TableState, seats: Sequence[Seat], *, cancelled: bool = False, note: str | None = None
+) -> str:
+    """The one line above the picture: the round and what is happening, or the result
+    naming the winners (or why the game stopped)."""
+    state = table.engine
+    names = seat_names(seats)
+    if cancelled:
+        return note or "🛑 This game was stopped; no result was recorded."
+    if state.phase == "finished":
+        outcome = result(state)
+        assert outcome is not None
+        best = state.scores[outcome.winners[0]]
+        winners = _names_list([names[seat] for seat in outcome.winners])
+        verb = "wins" if len(outcome.winners) == 1 else "share the win of"
+        rounds = f"{state.rounds_played} round{'s' if state.rounds_played != 1 else ''}"
+        return f"🏆 {winners} {verb} Weighted Dice with {best} points after {rounds}."
+    if state.phase == "setup":
+        return (
+            f"🎲 **Weighted Dice**, round {state.round}: **{names[state.house]}**, the house, "
+            "picks the rollers."
         )
-    return headline + f"\nRounds played: {state.rounds_played}."
+    first, second = state.rollers
+    return (
+        f"🎲 **Weighted Dice**, round {state.round}: **{names[first]}** ({die(state.dice[0])}) "
+        f"against **{names[second]}** ({die(state.dice[1])}): place your bets."
+    )
 
 
 def table_embed(
@@ -333,38 +390,35 @@ def table_embed(
     state = table.engine
     names = seat_names(seats)
     blocks: list[str] = []
-    ranks: Sequence[int] | None = None
+    finished = state.phase == "finished"
     if cancelled:
         title = "🎲 Weighted Dice — stopped"
-        blocks.append(note or "🛑 This game was stopped; no result was recorded.")
-    elif state.phase == "finished":
+    elif finished:
         title = "🎲 Weighted Dice — final standings"
         outcome = result(state)
-        ranks = outcome.ranks if outcome is not None else None
-        blocks.append(_finished_text(state, names))
+        if outcome is not None and outcome.reason != "normal":
+            blocks.append(
+                f"The game ended early: fewer than {MIN_PLAYERS} players remain at the table."
+            )
     else:
         title = f"🎲 Weighted Dice — round {state.round}"
         blocks.append(_phase_text(table, names))
     notices = [text for text in (notice_text(e, names) for e in table.notices) if text]
-    if notices and not cancelled and state.phase != "finished":
+    if notices and not cancelled and not finished:
         blocks.append("\n".join(notices))
     if state.last_round is not None:
         blocks.append(round_text(state.last_round, names))
-    elif table.roll_off and not cancelled:
+    elif table.roll_off and not cancelled and state.phase == "setup" and state.round == 1:
+        # The roll-off explains who the first house is, until that house has set up.
         blocks.append(roll_off_text(table.roll_off, names, table.first_house))
-    description = _clip("\n\n".join(blocks), DESCRIPTION_LIMIT)
-    colour = COLOUR_CANCELLED if cancelled else COLOUR_FINISHED if ranks is not None else COLOUR
+    description = _clip("\n\n".join(blocks), DESCRIPTION_LIMIT) or None
+    colour = COLOUR_CANCELLED if cancelled else COLOUR_FINISHED if finished else COLOUR
     embed = discord.Embed(title=title, description=description, colour=colour)
-    embed.add_field(
-        name="Standings" if ranks is not None else "Seats · points",
-        value=_clip(_seat_lines(state, names, ranks=ranks), FIELD_LIMIT),
-        inline=False,
-    )
-    footer = f"Table #{session_id} · first to {state.target} points wins"
-    if state.phase != "finished" and not cancelled:
+    footer = f"Table #{session_id} · " + table_rules_text(table.options, state)
+    if not finished and not cancelled:
         footer += f" · rounds played: {state.rounds_played}"
     embed.set_footer(text=footer)
-    return Rendered(embed)
+    return Rendered(embed, status_line(table, seats, cancelled=cancelled, note=note))
 
 
 # -- the house's setup panel ------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from backends import BACKENDS, backend_url, postgres_unavailable
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
+from presentation import presentation_problems
 from pydantic import SecretStr
 
 from bot.app import DiceBot, create_bot
@@ -132,7 +133,8 @@ async def bot_factory(
     """Starts the real bot (a NEW instance each ``start``/``restart``) on one temporary
     database (SQLite or PostgreSQL, see ``backend``), with the test's ManualClock and a
     fixed seed. Settings can be changed with ``bot_factory.options["settings"] = {...}``
-    before starting. Fails the test if the bot does not shut down cleanly."""
+    before starting. Fails the test if the bot does not shut down cleanly, or if it sent an
+    embed off the house palette or a picture without alt text (``tests/presentation.py``)."""
 
     def make(**options: Any) -> DiceBot:
         values: dict[str, Any] = {
@@ -155,6 +157,10 @@ async def bot_factory(
     leftovers = await harness.stop()
     if leftovers:
         pytest.fail("the bot did not shut down cleanly:\n  " + "\n  ".join(leftovers))
+    # One palette, alt text on every picture (tests/presentation.py).
+    looks = presentation_problems([record.body for record in fake_discord.requests])
+    if looks:
+        pytest.fail("the bot sent messages that break the house look:\n  " + "\n  ".join(looks))
 
 
 @pytest.fixture

@@ -75,14 +75,17 @@ def test_diceman_priority_strike_then_a_blocked_sword_then_a_sword() -> None:
         "Alice: ⚡ Priority **4** + ⚔️ Sword **6**",
         "Bob: ⚔️ Sword **5** + 🛡️ Shield **8**",
     ]
-    assert "__Phase 4__ · Alice acts" in lines
+    # Phases are named by the Priority roll that puts a player in them.
+    assert "__Priority 4__ · Alice acts" in lines
     assert (
         "• Alice's priority sword strike (lead 4): **4** unblockable to Bob; "
         "the sword drops to 2" in lines
     )
     assert "• Alice's sword 2 against Bob's shield 8: blocked" in lines
     assert "↳ Bob −4 → 16" in lines
-    assert "• Bob's sword 5 against Alice's shield 0: **5** damage" in lines
+    assert "__No priority__ · Bob acts" in lines
+    # No shield in the way is not worth saying ("against Alice's shield 0").
+    assert "• Bob's sword 5: **5** damage to Alice" in lines
     assert lines[-1] == "↳ Alice −5 → 15"
 
 
@@ -109,13 +112,22 @@ def test_diceman_magic_clash_and_fizzle() -> None:
     assert "• Alice's magic fizzles: they were hit in this phase" in fizzle
 
 
+def test_diceman_names_no_sword_strike_without_a_sword() -> None:
+    # Alice picked Magic and Shield: she has no sword, so no "sword 0 ... blocked" line.
+    lines = narrate_diceman(
+        diceman_reveal(({"magic": 2, "shield": 7}, {"sword": 3, "shield": 4})), NAMES
+    )
+    assert not any("sword 0" in line for line in lines)
+    assert "• Bob's sword 3 against Alice's shield 7: blocked" in lines
+
+
 def test_diceman_deaths_before_acting_and_draws() -> None:
     # Rules example 5: A (3 life) is struck down in phase 6, before her own phase 0.
     early = narrate_diceman(
         diceman_reveal(({"sword": 8, "shield": 10}, {"priority": 6, "sword": 5}), (3, 20)), NAMES
     )
     assert early[-1] == "💀 Alice falls before acting."
-    assert not any("Phase 0" in line for line in early)
+    assert not any("No priority" in line for line in early)
     # Rules example 7: both at 2 life fall together in phase 0.
     both = narrate_diceman(
         diceman_reveal(({"sword": 3, "magic": 1}, {"sword": 2, "magic": 4}), (2, 2)), NAMES
@@ -165,8 +177,9 @@ def test_duel_deflected_turn_step_by_step() -> None:
         "2️⃣ Focus: Torso against Head reinforced → +1 die to Alice",
         "3️⃣ Functions: Alice Bluff · Bob Deflector",
         "• deflector: each player suffers their own dice",
-        "4️⃣ Dice: Alice 2 dice (3, 5 = 8) · Bob 0 dice",
-        "💥 Damage: Alice −8 (75 → 67) · Bob −0 (75 → 75)",
+        "4️⃣ Dice: Alice 2 dice (3, 5 = 8) · Bob no dice",
+        # Nobody is listed with −0: only the damage that was dealt.
+        "💥 Damage: Alice −8 (75 → 67)",
     ]
 
 
@@ -178,7 +191,7 @@ def test_duel_particle_changers() -> None:
     assert "• particles changed: now Kaon ray against anti-Tau shield → +1 die to Alice" in (
         flipped
     )
-    assert "💥 Damage: Alice −0 (75 → 75) · Bob −6 (75 → 69)" in flipped
+    assert "💥 Damage: Bob −6 (75 → 69)" in flipped
     # Rules example 3: the opponent flips it back.
     cancelled = narrate_duel(
         duel_turn(("tau", "head", "changer_self"), ("tau", "head", "changer_opponent")), NAMES
@@ -191,7 +204,8 @@ def test_duel_disruptor_intensifier_and_delayed_attack() -> None:
         duel_turn(("kaon", "torso", "intensifier"), ("tau", "head", "disruptor")), NAMES
     )
     assert "• disruptor: all damage negated, nobody rolls" in disrupted
-    assert "4️⃣ Dice: Alice 2 dice · Bob 0 dice — disrupted, nothing rolled" in disrupted
+    assert "4️⃣ Dice: Alice 2 dice · Bob no dice — disrupted, nothing rolled" in disrupted
+    assert "💥 No damage" in disrupted
     # The card's example turn, as the rules decide it: Kaon loses 8 and Tau loses 12.
     doubled = narrate_duel(
         duel_turn(("tau", "head", "intensifier"), ("kaon", "head", "delayed_attack"), [4, 6]),
@@ -213,7 +227,8 @@ def test_duel_classic_turn_shows_the_card_rolls() -> None:
         "🎲 Card rolls: Alice rolled 2 → Tau ray, 1 → Head, 1 → Bluff · "
         "Bob rolled 5 → anti-Kaon shield, 1 → Head, 3 → Delayed Attack"
     )
-    assert "4️⃣ Dice: Alice 1 die (6 = 6) · Bob 1 die (6 = 6)" in lines
+    # One die needs no sum: "(6)", never "(6 = 6)".
+    assert "4️⃣ Dice: Alice 1 die (6) · Bob 1 die (6)" in lines
 
 
 @pytest.mark.parametrize("hp", [(3, 75), (75, 2)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from PIL import Image
@@ -44,7 +45,7 @@ def position(
 
 
 def picture(view: dict[str, Any], players: list[render.Player] = PLAYERS) -> Image.Image:
-    png = render.render_board_png(view, players)
+    png = render.render_board(view, players).png
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG"
     return image.convert("RGB")
@@ -206,68 +207,86 @@ def test_status_line_names_the_winner_and_escapes_markdown() -> None:
     )
 
 
-def test_text_grid_lists_dice_in_placement_order_with_column_scores() -> None:
-    assert render.text_grid([[4, 4, 2], [5], []], [18, 5, 0]) == (
-        " C1  C2  C3\n[4] [5] [ ]\n[4] [ ] [ ]\n[2] [ ] [ ]\n 18   5   0"
-    )
-
-
 def test_last_move_text_says_what_was_knocked_out() -> None:
     view = position(
         [[[], [3, 5, 3], []], [[], [5], []]],
         current=1,
         last_move={"player": 0, "column": 1, "face": 3, "removed": [3, 3]},
     )
-    assert render.describe_last_move(view, PLAYERS) == (
-        "alice put a **3** in column 2 and knocked out two 3s from bob's column 2."
-    )
+    assert render.last_move_text(view, PLAYERS) == "alice put a 3 in column 2, knocking out two 3s"
     quiet = position(
         [[[6], [], []], [[], [], []]],
         current=1,
         last_move={"player": 0, "column": 0, "face": 6, "removed": []},
     )
-    assert render.describe_last_move(quiet, PLAYERS) == (
-        "alice put a **6** in column 1, knocking nothing out."
-    )
+    assert render.last_move_text(quiet, PLAYERS) == "alice put a 6 in column 1"
 
 
-def test_end_texts() -> None:
+def test_result_lines_name_the_winner_with_their_score_first() -> None:
     boards = [[[6], [], []], [[1], [], []]]
     normal = position(boards, finished=True, winners=[0], reason="normal")
-    assert render.describe_end(normal, PLAYERS) == "🏆 **alice wins**, 6–1."
+    assert render.result_line(normal, PLAYERS) == "🏆 **alice** wins, 6–1."
     forfeit = position(boards, finished=True, winners=[1], reason="forfeit", ended_by=0)
-    assert render.describe_end(forfeit, PLAYERS) == "🏳️ alice forfeited: **bob wins** (6–1)."
+    assert render.result_line(forfeit, PLAYERS) == "🏳️ alice forfeited: **bob** wins, 1–6."
     timeout = position(boards, finished=True, winners=[0], reason="timeout", ended_by=1)
-    assert render.describe_end(timeout, PLAYERS) == "⌛ bob ran out of time: **alice wins** (6–1)."
+    assert render.result_line(timeout, PLAYERS) == "⌛ bob ran out of time: **alice** wins, 6–1."
     draw = position([[[2], [], []], [[2], [], []]], finished=True, reason="normal")
-    assert render.describe_end(draw, PLAYERS) == "🤝 **Draw**, 2–2."
+    assert render.result_line(draw, PLAYERS) == "🤝 Draw, 2–2."
 
 
-def test_the_embed_has_both_boards_scores_breakdown_and_the_die() -> None:
+def test_the_boards_are_in_the_alt_text_not_in_the_message() -> None:
     boards = [[[4, 4, 2], [5], []], [[1], [], [6, 6]]]
     view = position(boards, current=1, die=3, turn=9)
-    clock = render.Clock(turn_due_at=1_800_000_300.0, warned=True)
-    rendered = render.render_game(view, PLAYERS, clock)
-    embed = rendered.embed
-    assert embed.image.url == "attachment://board.png"
-    assert "**Turn 9**: bob rolled ⚂ **3**." in (embed.description or "")
-    assert "Turn ends <t:1800000300:R>" in (embed.description or "")
-    assert "bob is running out of time" in (embed.description or "")
-    fields = {field.name: field.value for field in embed.fields}
-    assert fields["alice: 23"].startswith("18 + 5 + 0 = 23\n```")
-    assert fields["bob: 25 ◀"].startswith("1 + 0 + 24 = 25\n```")
-    assert "[6]" in fields["bob: 25 ◀"]
-    assert rendered.content == "🎲 <@22>, your turn: you rolled a **3**. Pick a column."
-    assert embed.footer.text == "alice went first"
-    assert rendered.png.startswith(b"\x89PNG")
+    alt = render.render_board(view, PLAYERS).alt_text
+    assert "alice (top grid), 23 points. column 1: 4, 4, 2 (18, a pair); column 2: 5 (5);" in alt
+    assert "bob (bottom grid), 25 points." in alt and "column 3: 6, 6 (24, a pair)" in alt
+    assert alt.endswith("bob to place a 3.")
+    line = render.status_line(view, PLAYERS, render.Clock(turn_due_at=1_800_000_300.0))
+    assert "\n" not in line and "4, 4, 2" not in line and "[4]" not in line
 
 
-def test_the_ai_to_move_is_shown_thinking() -> None:
-    players = [PLAYERS[0], render.Player(1, 99, "Dicebot AI (easy)", is_ai=True)]
-    view = position([[[1], [], []], [[], [], []]], current=1)
-    assert render.build_content(view, players) == "🤖 Dicebot AI (easy) is thinking…"
+def test_the_ai_to_move_is_shown_thinking_under_the_bots_own_name() -> None:
+    players = [PLAYERS[0], render.Player(1, 99, "Dicebot", is_ai=True)]
+    view = position([[[1], [], []], [[], [], []]], current=1, die=5)
+    line = render.status_line(view, players, render.Clock(), ai_level="hard")
+    assert line == "🤖 **Dicebot** (hard) rolled ⚄ **5** and is thinking…"
 
 
 def test_warning_mentions_the_player_and_the_deadline() -> None:
     text = render.warning_text(PLAYERS[0], 1_800_000_300.4)
     assert text.startswith("⏰ <@11>, your Knucklebones turn runs out <t:1800000300:R>")
+
+
+def visible(line: str, names: dict[int, str]) -> str:
+    """The status line as Discord shows it: mentions as @name, timestamps in words, no
+    markdown marks."""
+    line = re.sub(r"<@([0-9]+)>", lambda m: "@" + names[int(m[1])], line)
+    line = re.sub(r"<t:[0-9]+:R>", "in 4 minutes", line)
+    return line.replace("\\", "").replace("**", "")
+
+
+def test_the_longest_status_line_fits_a_few_phone_lines() -> None:
+    """The message is one line, the picture (210 px tall on a phone) and one row of
+    buttons: under one phone screen. The line itself, at its longest (32-character names,
+    a knock-out of three, the warning), stays within five lines of a 280 px phone."""
+    longest = "W" * 32
+    players = [render.Player(0, 11, longest), render.Player(1, 22, "M" * 32)]
+    view = position(
+        [[[], [4, 4, 4], []], [[], [], []]],
+        current=1,
+        die=4,
+        last_move={"player": 0, "column": 1, "face": 4, "removed": [4, 4, 4]},
+    )
+    line = render.status_line(view, players, render.Clock(1_800_000_300.0, warned=True))
+    shown = visible(line, {11: longest, 22: "M" * 32})
+    assert "\n" not in line
+    assert len(shown) <= 5 * 40, shown
+    finished = position(
+        [[[6, 6, 6], [6, 6, 6], [6, 6, 6]], [[1], [], []]],
+        finished=True,
+        winners=[0],
+        reason="normal",
+        last_move={"player": 0, "column": 2, "face": 6, "removed": [6, 6, 6]},
+    )
+    end = visible(render.status_line(finished, players, render.Clock()), {})
+    assert end.startswith(f"🏆 {longest} wins, 162–1.") and len(end) <= 5 * 40

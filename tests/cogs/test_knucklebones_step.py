@@ -37,7 +37,7 @@ SETTINGS = GuildSettings()
 def make_session(state: dict[str, Any], *, vs_ai: bool = False, version: int = 1) -> Session:
     seats = (
         Seat(0, ALICE, "alice"),
-        Seat(1, BOT, "Dicebot AI (hard)", is_ai=True) if vs_ai else Seat(1, BOB, "bob"),
+        Seat(1, BOT, "DiceBot", is_ai=True) if vs_ai else Seat(1, BOB, "bob"),
     )
     return Session(
         id=7,

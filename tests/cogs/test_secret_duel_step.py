@@ -280,3 +280,20 @@ def test_a_finished_duel_records_functions_and_who_went_first() -> None:
     assert summary["first_seat"] == 0 and summary["mode"] == "tactical"
     assert summary["functions"] == [["bluff"] * (turn - 1), ["bluff"] * (turn - 1)]
     assert summary["score_line"].startswith("HP ") and summary["rounds"] == turn - 1
+
+
+def test_a_round_cap_with_equal_life_is_called_a_draw_not_a_double_fall() -> None:
+    h = handler()
+    s = accepted()
+    game = dict(s.state["game"])
+    game.update(
+        phase="finished",
+        round=30,
+        life=[7, 7],
+        result={"ranks": [1, 1], "winners": [], "draw": True, "reason": "round_cap"},
+    )
+    finished = replace(s, state={**s.state, "game": game}, status="finished")
+    # The finished message's first line says how it ended (and no line repeats it).
+    text = h.render_public(finished)["content"]
+    assert text == "⏹️ The round limit was reached with equal life: **a draw**, Life 7–7."
+    assert "fell" not in text

@@ -24,7 +24,14 @@ from cogs.weighted_render import (
     table_embed,
     table_picture,
 )
-from cogs.weighted_state import Draft, LobbyState, TableState, parse_amount, with_notices
+from cogs.weighted_state import (
+    Draft,
+    LobbyState,
+    TableOptions,
+    TableState,
+    parse_amount,
+    with_notices,
+)
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 
@@ -131,24 +138,29 @@ def test_every_reason_reads_as_what_happened() -> None:
     summary = state.last_round
     assert summary is not None
     lines = {c.player: change_text(c, summary, names) for c in summary.changes}
-    assert lines[0] == "house, unchanged"
-    assert lines[1] == "roller bonus +19 (rolled 13 + 6 bet on the loser)"
+    assert lines[0] == "the house, unchanged"
+    assert lines[1] == "roller bonus +19 (rolled 13 + the 6 bet on Rudi)"
     assert lines[2] == "lost the roll, unchanged"
-    assert lines[3] == "won 12 (bet 6 on Rosa: the 6 bet on the loser plus the bet back)"
+    # A bet is never taken up front: the winner's backer gains their bet and the pot.
+    assert lines[3] == "won 12 (bet 6 on Rosa: 6 for backing the winner + the 6 bet on Rudi)"
     assert lines[5] == "lost 3 (bet 6 on Rudi, floored at 5)"
+    # The round lists only the points that moved; who stayed the same is one line.
+    text = round_text(summary, names)
+    assert "20 → **20**" not in text
+    assert text.endswith("Unchanged: Hugo (the house), Rudi (lost the roll).")
 
     half = scored([20] * 6, (2, 5), [(3, 1, 7)]).last_round
     assert half is not None
     texts = [change_text(c, half, names) for c in half.changes]
-    assert "won 3 (bet 7 on Rudi; nobody backed the loser: half)" in texts
-    assert "no bet" in texts
+    assert "won 3 (bet 7 on Rudi; nobody backed Rosa, so half the bet)" in texts
+    assert "no bet, unchanged" in texts
 
     tie = scored([20] * 6, (4, 4), [(3, 0, 6), (4, 1, 4)], dice=(4, 10)).last_round
     assert tie is not None
     texts = [change_text(c, tie, names) for c in tie.changes]
     assert "house takes the tie: +10 (every bet)" in texts
     assert "lost 6 (bet 6 on Rosa; the house takes the tie)" in texts
-    assert "rolled, unchanged" in texts
+    assert "rolled the tie, unchanged" in texts
     assert "→ a tie: the house (**Hugo**) wins." in round_text(tie, names)
 
     rigged = scored([40, 20, 20, 20, 20, 20], (3, 3), []).last_round
@@ -189,7 +201,14 @@ def test_a_full_table_fits_discords_limits() -> None:
     assert all(len(field.value or "") <= FIELD_LIMIT for field in embed.fields)
     assert len(embed) <= 6000
     assert "**Round 1:**" in (embed.description or "")
-    assert "Still to bet:" in (embed.description or "")
+    # The seats, their points and the bets are the picture's (and its alt text's), never
+    # repeated in the embed.
+    assert embed.fields == []
+    assert "Still to bet" not in (embed.description or "") and "On " not in (
+        embed.description or ""
+    )
+    picture = table_picture(table, seats(long_names))
+    assert picture.height > 300  # twelve seats: taller than an embed image shows
 
 
 def test_the_lobby_says_how_many_are_missing_and_when_it_closes() -> None:
@@ -208,15 +227,18 @@ def test_finished_and_stopped_tables() -> None:
     won = scored([20, 20, 140, 20, 20, 20], (1, 12), [(3, 0, 20)], dice=(4, 12))
     assert won.phase == "finished"
     table = TableState(host=100, engine=won, first_house=0)
-    embed = table_embed(table, seats(NAMES), 3).embed
+    rendered = table_embed(table, seats(NAMES), 3)
+    embed = rendered.embed
     assert embed.title == "🎲 Weighted Dice — final standings"
-    assert (embed.description or "").startswith("🏆 **Rudi** wins with **172** points!")
-    standings = embed.fields[0].value or ""
-    assert standings.splitlines()[0].startswith("🥇 ` 3.` **Rudi** — **172**")
-    stopped = table_embed(
+    # The message text names the winner; the standings are the picture's, ranked.
+    assert rendered.content == "🏆 **Rudi** wins Weighted Dice with 172 points after 1 round."
+    assert embed.fields == []
+    alt = table_picture(table, seats(NAMES)).alt_text
+    assert "Seats: Rudi 172 (1st);" in alt and "3." not in alt
+    stopped_content = table_embed(
         TableState(host=100, engine=state, first_house=0), seats(NAMES), 3, cancelled=True
-    ).embed
-    assert "no result was recorded" in (stopped.description or "")
+    ).content
+    assert "no result was recorded" in (stopped_content or "")
 
 
 def test_the_setup_panel_shows_the_choices_so_far_and_the_odds() -> None:
@@ -240,12 +262,13 @@ def test_a_shared_win_names_every_winner_and_a_leaver_cannot_win() -> None:
         end_reason="normal",
     )
     table = TableState(host=100, engine=state, first_house=0)
-    embed = table_embed(table, seats(NAMES[:5]), 3).embed
-    description = embed.description or ""
-    assert description.startswith("🏆 **Hugo** and **Rudi** share the win with **150** points!")
-    standings = (embed.fields[0].value or "").splitlines()
-    assert standings[0].startswith("🥇 ` 1.` **Hugo**") and standings[1].startswith("🥇 ` 3.`")
-    assert "**Xena** — **160** (left)" in standings[2]
+    rendered = table_embed(table, seats(NAMES[:5]), 3)
+    assert rendered.content == (
+        "🏆 **Hugo** and **Rudi** share the win of Weighted Dice with 150 points after 0 rounds."
+    )
+    # Ranks, never seat numbers, in the standings (the picture and its alt text).
+    alt = table_picture(table, seats(NAMES[:5])).alt_text
+    assert "Seats: Hugo 150 (1st); Rudi 150 (1st); Xena 160 (left);" in alt
 
 
 def test_the_table_picture_draws_raw_names_in_seat_order() -> None:
@@ -262,3 +285,48 @@ def test_the_table_picture_draws_raw_names_in_seat_order() -> None:
     shown = {piece.text for piece in drawn}
     assert {"**bold**__", "Дмитрий", "田中", "Zoë 🎲", "Player 5"} <= shown
     assert picture.alt_text.startswith("Weighted Dice, round 1")
+
+
+# -- the table's options ------------------------------------------------------------------------
+
+SHORT = TableOptions(target=None, betting_window_seconds=45, house_setup_seconds=90)
+
+
+def test_the_lobby_shows_the_target_its_length_for_the_players_seated_and_the_times() -> None:
+    standard = TableOptions(betting_window_seconds=20, house_setup_seconds=60)
+    lobby = LobbyState(host=100, expires_at=1_800_001_800.0, options=standard)
+    text = lobby_embed(lobby, seats(NAMES[:2]), 7).embed.description or ""
+    # Fewer than five seated: the length of the smallest game that can start.
+    assert "First to **150** points wins (the card): about **35** rounds (most games" in text
+    assert "with 5 players" in text
+    assert "Bets stay open **20 s** a round; the house has **60 s** to set up." in text
+    six = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
+    assert "about **24** rounds" in six and "with 6 players" in six
+
+
+def test_a_short_game_lobby_follows_the_table_size_until_it_starts() -> None:
+    lobby = LobbyState(host=100, expires_at=1_800_001_800.0, options=SHORT)
+    five = lobby_embed(lobby, seats(NAMES[:5]), 7).embed.description or ""
+    assert "**Short game**: first to **60** points with 5 players, about **10** rounds" in five
+    assert "Bets stay open **45 s** a round; the house has **90 s** to set up." in five
+    six = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
+    assert "first to **80** points with 6 players" in six
+    twelve = [f"P{i}" for i in range(12)]
+    full = lobby_embed(lobby, seats(twelve), 7).embed.description or ""
+    assert "with 12 players the card's 150 points already ends in about **8** rounds" in full
+
+
+def test_the_table_footer_names_the_target_its_length_and_the_times() -> None:
+    engine, _ = wd.new_game(5, random.Random(1), target=60)
+    table = TableState(host=100, engine=engine, first_house=engine.house, options=SHORT)
+    footer = table_embed(table, seats(NAMES[:5]), 3).embed.footer.text or ""
+    assert footer.startswith(
+        "Table #3 · first to 60 points wins (short game) · about 10 rounds with 5 players · "
+        "bets 45 s · house 90 s"
+    )
+    # The picture draws the same target (its bars fill toward it).
+    assert "first to 60 points" in table_picture(table, seats(NAMES[:5])).alt_text
+    old = TableState(host=100, engine=engine, first_house=engine.house)
+    assert "first to 60 points wins · rounds played" in (
+        table_embed(old, seats(NAMES[:5]), 3).embed.footer.text or ""
+    )

@@ -14,16 +14,27 @@ from bot.app import DiceBot
 from bot.games import Session
 
 TURN_IN_CUSTOM_ID = re.compile(r"kb:\d+:(\d+):col:[0-2]")
-MOVER_MENTION = re.compile(r"<@(\d+)>, your turn")
+MOVER_MENTION = re.compile(r"🎲 <@(\d+)> rolled")
 
 
 def board_turn(board: FakeMessage) -> int | None:
-    """The turn the board's column buttons belong to (None when it shows no buttons)."""
-    for custom_id in board.custom_ids():
-        match = TURN_IN_CUSTOM_ID.fullmatch(custom_id)
-        if match is not None:
+    """The turn the board's column buttons belong to, when a player may press one (None
+    while the AI thinks, when its buttons are shown disabled, and at the end)."""
+    for button in board.buttons():
+        match = TURN_IN_CUSTOM_ID.fullmatch(str(button.get("custom_id", "")))
+        if match is not None and not button.get("disabled"):
             return int(match[1])
     return None
+
+
+def ai_thinking(board: FakeMessage) -> bool:
+    """The AI is to move: the Column buttons stay on the board, all disabled."""
+    columns = [b for b in board.buttons() if str(b.get("label", "")).startswith("Column ")]
+    return (
+        "is thinking" in board.content
+        and len(columns) == 3
+        and all(b.get("disabled") for b in columns)
+    )
 
 
 def mover_id(board: FakeMessage) -> int | None:
@@ -41,7 +52,7 @@ def enabled_columns(board: FakeMessage) -> list[int]:
 
 
 def is_finished(board: FakeMessage) -> bool:
-    return board_turn(board) is None and (" wins" in board.content or " draw" in board.content)
+    return board.buttons() == [] and (" wins" in board.content or "Draw" in board.content)
 
 
 async def wait_for_turn(fake: FakeDiscord, board: FakeMessage, after: int) -> None:

@@ -4,7 +4,7 @@ each game move by move, and a few readers of what the bot stored."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.app import DiceBot
@@ -27,13 +27,23 @@ async def finish_game(
     scores: Sequence[int] | None = None,
     summary: dict[str, Any] | None = None,
     message_id: int | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> int:
     """Record one finished game as the session service does when a game ends; returns the
-    result id. The session row is created already finished and shown, so no cog ever sees
-    it open and the publisher has nothing to show."""
+    result id. The session row (with its seats) is created already finished and shown, so
+    no cog ever sees it open and the publisher has nothing to show. Players are named
+    ``names[user]``, else ``player<id>``; the AI goes by the bot's name."""
     now = bot.clock.now()
+    assert bot.user is not None
     seats = tuple(
-        Seat(seat=i, user_id=user, display_name=f"player{user}", is_ai=user in ai)
+        Seat(
+            seat=i,
+            user_id=user,
+            display_name=bot.user.display_name
+            if user in ai
+            else (names or {}).get(user, player_name(user)),
+            is_ai=user in ai,
+        )
         for i, user in enumerate(players)
     )
     result = GameResult(
@@ -51,6 +61,11 @@ async def finish_game(
             (game, guild_id, channel_id, message_id, players[0], now, now),
         )
         assert isinstance(session_id, int)
+        await conn.execute_many(
+            "INSERT INTO session_players (session_id, seat, user_id, display_name, is_ai)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(session_id, s.seat, s.user_id, s.display_name, int(s.is_ai)) for s in seats],
+        )
         session = Session(
             id=session_id,
             game=game,
@@ -76,6 +91,11 @@ async def finish_game(
         )
 
 
+def player_name(user_id: int) -> str:
+    """The name ``finish_game`` gives a player unless told otherwise."""
+    return f"player{user_id}"
+
+
 async def win(
     bot: DiceBot, game: str, guild_id: int, channel_id: int, winner: int, loser: int
 ) -> int:
@@ -99,6 +119,14 @@ async def rating_row(bot: DiceBot, guild_id: int, game: str, user_id: int) -> di
 
 
 async def ladder_snapshot(bot: DiceBot) -> list[tuple[Any, ...]]:
-    rows = await bot.db.fetch_all("SELECT * FROM ratings ORDER BY guild_id, game, user_id")
-    picks = await bot.db.fetch_all("SELECT * FROM player_picks ORDER BY guild_id, game, user_id")
-    return [tuple(row) for row in rows] + [tuple(row) for row in picks]
+    """Every ladder row: lifetime records, picks, and every season's rows and bounds."""
+    found: list[tuple[Any, ...]] = []
+    for sql in (
+        "SELECT * FROM ratings ORDER BY guild_id, game, user_id",
+        "SELECT * FROM player_picks ORDER BY guild_id, game, user_id, pick",
+        "SELECT * FROM season_current ORDER BY guild_id, game",
+        "SELECT * FROM seasons ORDER BY guild_id, game, number",
+        "SELECT * FROM season_ratings ORDER BY guild_id, game, season, user_id",
+    ):
+        found += [tuple(row) for row in await bot.db.fetch_all(sql)]
+    return found

@@ -49,7 +49,7 @@ async def test_a_lost_answer_to_accept_still_starts_the_game_on_the_message(
     assert board is not None
     lost(fake_discord, await bob.click(board, "Accept", fault="unknown-interaction"))
     await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game on the message")
-    assert f"<@{alice.id}>, your turn" in board.content
+    assert f"🎲 <@{alice.id}> rolled" in board.content
     # The game goes on from the repaired message.
     await alice.click(board, "Column 1")
     assert board_turn(board) == 2

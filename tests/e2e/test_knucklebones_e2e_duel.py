@@ -56,7 +56,10 @@ async def test_a_whole_game_by_button_presses_is_recorded(
     await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game board")
     assert board.labels() == ["Column 1", "Column 2", "Column 3"]
     assert mover_id(board) == alice.id  # first: me
-    assert board.embed is not None and "board.png" in board.embed["image"]["url"]
+    # One status line, the picture (the boards as its alt text), the buttons: no embed.
+    assert "\n" not in board.content and board.embeds == []
+    assert [a.filename for a in board.attachments] == ["board.png"]
+    assert board.attachment("board.png").description.startswith("Knucklebones board, turn 1.")
     # The board edit notifies nobody, so alice, who moves first, is pinged once.
     await fake_discord.wait_for(
         lambda: "accepted your challenge" in guild.default_channel.last_message().text(),
@@ -85,10 +88,21 @@ async def test_a_whole_game_by_button_presses_is_recorded(
     engine = kb.KnucklebonesState.model_validate(session.state["engine"])
     scores = [kb.board_score(b) for b in engine.boards]
     assert presses == engine.turn
-    text = board.text()
-    assert f"{scores[0]}–{scores[1]}" in text
+    # The message names the winner and the score, the winner's first; the boards and
+    # totals are in the picture and its alt text, never repeated in the message.
+    if scores[0] == scores[1]:
+        assert board.content.startswith(f"🤝 Draw, {scores[0]}–{scores[1]}.")
+    else:
+        leader = 0 if scores[0] > scores[1] else 1
+        winner = session.user_of(leader).display_name
+        assert board.content.startswith(
+            f"🏆 **{winner}** wins, {scores[leader]}–{scores[1 - leader]}."
+        )
+    alt = board.attachment("board.png").description
     for seat in (0, 1):
-        assert f"{session.user_of(seat).display_name}: {scores[seat]}" in text
+        assert f"{session.user_of(seat).display_name} (" in alt
+        assert f"grid), {scores[seat]} points." in alt
+    assert board.embeds == [] and "\n" not in board.content
     image = Image.open(io.BytesIO(board.attachment("board.png").content))
     assert image.format == "PNG" and image.width > 300
 
@@ -266,9 +280,9 @@ async def test_forfeit_ends_the_game_for_the_other_player(
 
     forfeit = await bob.slash("knucklebones forfeit")
     assert forfeit.type is CallbackType.MESSAGE and not forfeit.ephemeral
-    assert forfeit.text().lower().startswith("🏳️ bob forfeited: **alice wins**")
+    assert forfeit.text().lower().startswith("🏳️ bob forfeited: **alice** wins")
     await fake_discord.wait_for(lambda: is_finished(board), what="the board to show the end")
-    assert "🏳️ bob forfeited: **alice wins**" in board.text().lower()
+    assert "🏳️ bob forfeited: **alice** wins" in board.text().lower()
     assert board.buttons() == []
 
     session = await session_for(running_bot, board)

@@ -8,6 +8,7 @@ import pytest
 from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
 from knucklebones_support import (
     ai_board_idle,
+    ai_thinking,
     board_turn,
     enabled_columns,
     is_finished,
@@ -58,7 +59,7 @@ async def test_a_turn_is_warned_once_then_times_out(
     clock.advance(1)
     await fake_discord.wait_for(lambda: warnings_in(guild), what="the turn warning")
     await fake_discord.wait_for(
-        lambda: "running out of time" in board.text(), what="the board's warning line"
+        lambda: "⚠️ Running out of time: <t:" in board.content, what="the board's warning line"
     )
     (warning,) = warnings_in(guild)
     assert warning.content == (
@@ -154,7 +155,8 @@ async def test_a_restart_while_the_ai_is_due_to_move(
     board = (await alice.slash("knucklebones ai", difficulty="medium", first="me")).message
     assert board is not None
     await press_column(alice, board, 0)
-    assert "is thinking" in board.content and board.buttons() == []
+    # The Column buttons stay where they were, disabled, while the AI thinks.
+    assert ai_thinking(board) and board_turn(board) is None
 
     await bot_factory.stop()
     clock.advance(30)  # the AI's timer passes while the bot is down
@@ -179,8 +181,9 @@ async def test_a_game_against_each_ai_level_to_the_end(
     started = await alice.slash("knucklebones ai", difficulty=level, first="them")
     board = started.message
     assert started.type is CallbackType.MESSAGE and board is not None
-    assert f"Dicebot AI ({level})" in board.text()
-    assert "is thinking" in board.content  # the AI moves first
+    # The AI goes by the bot's own name, with the level it plays at.
+    assert board.content.startswith(f"🤖 **{running_bot.user.display_name}** ({level}) rolled")
+    assert ai_thinking(board)  # the AI moves first
     await let_the_ai_move(fake_discord, clock, board)
 
     while not is_finished(board):

@@ -4,6 +4,8 @@ restart. Finished games are recorded through ``record_result`` (the production p
 
 from __future__ import annotations
 
+import re
+
 import discord
 import pytest
 from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
@@ -26,10 +28,12 @@ def board_lines(message: FakeMessage) -> list[str]:
 
 
 def ranked_ids(message: FakeMessage) -> list[int]:
+    """The ranked players' ids, from the names rows show (``finish_game`` names each
+    player ``player<id>``): a row names a player, never mentions them."""
     ids = []
     for line in board_lines(message):
-        start = line.index("<@") + 2
-        ids.append(int(line[start : line.index(">", start)]))
+        assert "<@" not in line, line
+        ids.append(int(re.search(r"player([0-9]+)", line)[1]))  # type: ignore[index]
     return ids
 
 
@@ -79,7 +83,7 @@ async def test_ranked_and_provisional_players_are_listed_apart(
     assert message.embed is not None
     fields = message.embed.get("fields") or []
     assert [f["name"] for f in fields] == ["Provisional (fewer than 3 games)"]
-    assert fields[0]["value"].startswith(f"<@{carol.id}>") and "1 of 3" in fields[0]["value"]
+    assert fields[0]["value"].startswith(f"player{carol.id} · ") and "1 of 3" in fields[0]["value"]
     assert "Sorted by rating · page 1/1 · 2 ranked" in message.text()
     assert message.buttons() == []  # one page: no page buttons
 
@@ -230,9 +234,13 @@ async def test_a_played_knucklebones_forfeit_lands_on_the_board(
 
     board = await alice.slash("leaderboard", game=KB)
     assert board.message is not None
-    assert ranked_ids(board.message) == [alice.id, bob.id]
-    assert "1/0/0 · 1 · 🔥 W1" in board_lines(board.message)[0]
-    assert "0/1/0 · 1 · L1" in board_lines(board.message)[1]
+    # Rows name the players as they played (their display names), with no mention; one
+    # win is not a streak worth a flame yet.
+    first, second = board_lines(board.message)
+    assert first.startswith("` 1` Alice · ") and first.endswith("1/0/0 · 1 · W1")
+    assert second.startswith("` 2` Bob · ") and second.endswith("0/1/0 · 1 · L1")
+    footer = str((board.message.embed or {}).get("footer", {}).get("text", ""))
+    assert "μ" not in footer and "σ" not in footer and "cautious estimate of skill" in footer
 
     # The ratings are openskill's for one win from the default rating.
     model = PlackettLuce()

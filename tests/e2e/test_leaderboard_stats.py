@@ -79,9 +79,14 @@ async def test_stats_show_record_rank_favourites_and_recent_results(
     assert "Favourite dice: **Priority + Sword** (2 rounds)" in diceman
     recent = field(embed, "Last 5 results").splitlines()
     # Seat order is carol 12, alice 9: alice's own line reads from her side.
-    assert recent[0].startswith("❌ Loss (forfeit) · Diceman · vs <@") and "Life 9–12" in recent[0]
-    assert recent[1].startswith("❌ Loss · Knucklebones · vs the AI · 10–30")
-    assert recent[2].startswith("✅ Win · Knucklebones · vs <@") and "60–20" in recent[2]
+    # Opponents by the name they played under (the AI by the bot's), never a mention.
+    assert recent[0].startswith(f"❌ Loss (forfeit) · Diceman · vs player{carol.id} · Life 9–12")
+    ai_name = running_bot.user.display_name
+    assert recent[1].startswith(f"❌ Loss · Knucklebones · vs {ai_name} · 10–30")
+    assert (
+        recent[2].startswith(f"✅ Win · Knucklebones · vs player{bob.id}") and "60–20" in recent[2]
+    )
+    assert "<@" not in field(embed, "Last 5 results")
     link = f"https://discord.com/channels/{guild.id}/{channel}/555060"
     assert f"[game]({link})" in recent[2]
 
@@ -158,8 +163,8 @@ async def test_history_lists_recent_games_with_links_and_filters(
     assert len(lines) == 3
     assert lines[0].startswith("**Diceman** · ") and "drew" in lines[0]
     assert lines[1].startswith("**Weighted Dice** · 🏆 ") and "(5 players)" in lines[1]
-    assert f"<@{carol.id}>, <@{bob.id}>" in lines[1]
-    assert lines[2].startswith(f"**Knucklebones** · <@{alice.id}> beat <@{bob.id}> · 45–30")
+    assert f"player{carol.id}, player{bob.id}" in lines[1]
+    assert lines[2].startswith(f"**Knucklebones** · player{alice.id} beat player{bob.id} · 45–30")
     assert f"(https://discord.com/channels/{guild.id}/{channel}/777)" in lines[2]
 
     only_kb = await alice.slash("history", game="knucklebones")
@@ -192,3 +197,24 @@ async def test_rules_are_ephemeral_with_house_decisions_and_server_timers(
     ):
         card = await alice.slash("rules", game=game)
         assert card.ephemeral and phrase in card.text(), game
+
+
+async def test_history_score_lines_read_in_the_order_the_sentence_names_the_players(
+    running_bot: DiceBot, guild: FakeGuild, alice: Player, bob: Player
+) -> None:
+    # Seat order alice, bob; bob won 43 to 38, and Diceman life 4 to 11 for bob.
+    for game, line in (("knucklebones", "38–43"), ("diceman", "Life 4–11")):
+        await finish_game(
+            running_bot,
+            game=game,
+            guild_id=guild.id,
+            channel_id=guild.default_channel.id,
+            players=[alice.id, bob.id],
+            ranks=[2, 1],
+            summary={"score_line": line},
+        )
+    shown = await alice.slash("history")
+    text = shown.text()
+    assert f"player{bob.id} beat player{alice.id} · 43–38" in text
+    assert f"player{bob.id} beat player{alice.id} · Life 11–4" in text
+    assert "38–43" not in text and "Life 4–11" not in text

@@ -96,7 +96,7 @@ async def test_a_move_committed_before_a_crash_shows_when_the_bot_starts(
     await bot_factory.restart()
     # Repaired at start-up, before anyone presses anything.
     await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the board to show turn 2")
-    assert f"<@{bob.id}>, your turn" in board.content
+    assert f"🎲 <@{bob.id}> rolled" in board.content
 
 
 async def test_a_press_on_a_board_that_is_behind_brings_it_up_to_date(
@@ -132,7 +132,7 @@ async def test_a_move_waiting_on_a_locked_database_is_deferred_then_shown(
         assert outcome.type is CallbackType.DEFERRED_UPDATE
         assert outcome.latency < 3.0
     await fake_discord.wait_for(lambda: board_turn(board) == 2, timeout=5, what="the move")
-    assert f"<@{bob.id}>, your turn" in board.content
+    assert f"🎲 <@{bob.id}> rolled" in board.content
 
 
 @pytest.mark.sqlite_only  # PostgreSQL's lock timeout: test_storage_failures_postgres.py
@@ -170,6 +170,7 @@ async def test_joining_two_tables_at_once_seats_the_player_at_one(
     answers = [await wait_for_answer(press, 5) for press in presses]
     refused = [a for a in answers if a.ephemeral]
     assert len(refused) == 1 and "already have a game open in this channel" in refused[0].text()
+    assert "(Weighted Dice)" in refused[0].text()  # the game by its title, not its key
     rows = await running_bot.db.fetch_all(
         "SELECT session_id FROM session_players WHERE user_id = ?", (dana.id,)
     )
@@ -333,3 +334,35 @@ async def test_a_leaderboard_of_one_page_is_posted_without_an_error(
     assert not any("Something went wrong" in m.text() for m in alice.ephemerals())
     await asyncio.sleep(0.05)  # an error answer would follow the board at once
     assert not any("Something went wrong" in m.text() for m in alice.ephemerals())
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "refusal"),
+    [
+        ("duel ai", {"hp": 500}, "`hp` must be between 10 and 150."),
+        ("duel ai", {"hp": 9}, "`hp` must be between 10 and 150."),
+        ("duel challenge", {"hp": 151}, "`hp` must be between 10 and 150."),
+        ("duel ai", {"mode": "chaotic"}, "`mode` must be one of `tactical`, `classic`."),
+        ("knucklebones ai", {"difficulty": "impossible"}, "`difficulty` must be one of"),
+        ("knucklebones challenge", {"first": "nobody"}, "`first` must be one of"),
+        ("leaderboard", {"game": "chess"}, "`game` must be one of"),
+        ("leaderboard", {"game": "knucklebones", "page": 0}, "`page` must be between 1 and"),
+    ],
+)
+async def test_options_a_modified_client_sends_are_refused_before_any_game_exists(
+    running_bot: DiceBot,
+    alice: Player,
+    bob: Player,
+    command: str,
+    options: dict[str, object],
+    refusal: str,
+) -> None:
+    if command.endswith("challenge"):
+        options = {"opponent": bob, **options}
+    answer = await alice.slash(command, modified_client=True, **options)
+    assert answer.ephemeral and refusal in answer.text()
+    assert await running_bot.db.fetch_all("SELECT id FROM sessions") == []
+    # Nothing is left blocking the player: a valid command right after works.
+    if command.startswith("duel"):
+        started = await alice.slash("duel ai", hp=20)
+        assert not started.ephemeral

@@ -161,7 +161,14 @@ def session_of(message: FakeMessage) -> int:
 
 async def press(player: Player, board: FakeMessage) -> None:
     outcome = await player.click(board, f"Column {enabled_columns(board)[0] + 1}")
-    assert outcome.type is CallbackType.UPDATE_MESSAGE, (outcome.type, outcome.text())
+    # The answer is the board itself, unless the move took over 2 s on a loaded machine:
+    # then the bot deferred in time and edited the board after (bot/answers.py).
+    deferred_in_time = outcome.type is CallbackType.DEFERRED_UPDATE and outcome.latency >= 1.9
+    assert outcome.type is CallbackType.UPDATE_MESSAGE or deferred_in_time, (
+        outcome.type,
+        outcome.latency,
+        outcome.text(),
+    )
 
 
 @pytest.mark.postgres_only

@@ -22,7 +22,8 @@ async def members(make_member, count: int, names=NAMES) -> list:
 
 
 def seat_line(name: str, points: int) -> str:
-    return rf"\*\*{name}\*\* — \*\*{points}\*\*"
+    """A seat as the table picture's alt text lists it: "Dan 20", "Dan 20 (left)"."""
+    return rf"(?:: |; ){name} {points}\b"
 
 
 # -- the lobby ------------------------------------------------------------------------------
@@ -90,8 +91,9 @@ async def test_lobby_fills_up_and_only_the_host_starts_from_five(
     await table.settle()
     text = table.text()
     assert "round 1" in text and "Roll-off (d20)" in text and "is the first house" in text
-    for seat, name in enumerate(["Ann", "Cat", "Dan", "Eve", "Fay", "Ben"]):
-        assert f"`{seat + 1:>2}.` **{name}** — **20**" in text
+    for name in ["Ann", "Cat", "Dan", "Eve", "Fay", "Ben"]:
+        assert re.search(seat_line(name, 20), table.alt())
+        assert f"**{name}** — **20**" not in text  # the seats are the picture's
     engine = await table.engine()
     house = session.seats[engine.house].display_name
     assert f"**{house}** is the house" in text
@@ -197,9 +199,11 @@ async def test_a_whole_game_to_150_through_buttons_and_modals(
     assert max(engine.scores) >= 150
     best = max(engine.scores)
     winners = [names[seat] for seat in range(count) if engine.scores[seat] == best]
-    assert all(f"**{name}**" in text.split("\n")[1] for name in winners)
+    # The message text names the winners; the standings are the picture's, by rank.
+    assert table.message.content.startswith("🏆 ")
+    assert all(f"**{name}**" in table.message.content for name in winners)
     for seat in range(count):
-        assert re.search(seat_line(names[seat], engine.scores[seat]), text)
+        assert re.search(seat_line(names[seat], engine.scores[seat]), table.alt())
 
     # The result and the summary for /stats.
     row = await running_bot.db.fetch_one(
@@ -297,7 +301,7 @@ async def test_the_window_follows_the_server_setting_and_a_restart(
     clock.advance(20)
     await table.settle()
     assert (await table.engine()).phase == "betting"
-    assert "On Ben: 4** — Dan 4" in table.text()
+    assert "Dan 20 (4 on Ben)" in table.alt()
 
     bot = await bot_factory.restart()
     table.bind(bot)
@@ -387,11 +391,11 @@ async def test_leaving_keeps_points_and_the_game_ends_below_five(
     assert answer.ephemeral and "Your 20 points stay in the standings" in answer.text()
     await table.settle()
     assert "**Dan** left the table" in table.text()
-    assert re.search(seat_line("Dan", 20) + r" \(left\)", table.text())
+    assert re.search(seat_line("Dan", 20) + r" \(left\)", table.alt())
     await table.bet(eve, 0, 5)
     await table.bet(fay, 1, 5)
     engine = await table.engine()
-    assert engine.scores[3] == 20 + 5 + 10  # won the 5 on the loser plus the bet back
+    assert engine.scores[3] == 20 + 5 + 10  # the 5 bet on the loser plus as much as he bet
 
     # Dan can no longer bet, roll or host; a second /weighted leave is refused.
     again = await dan.slash("weighted leave")
@@ -413,7 +417,7 @@ async def test_leaving_keeps_points_and_the_game_ends_below_five(
     assert table.message.custom_ids() == []
     final = await table.engine()
     assert final.phase == "finished" and final.end_reason == "abandoned"
-    assert re.search(seat_line("Dan", 35), table.text())
+    assert re.search(seat_line("Dan", 35), table.alt())
     row = await running_bot.db.fetch_one(
         "SELECT reason FROM results WHERE session_id = ?", (table.session_id,)
     )

@@ -31,12 +31,17 @@ async def test_example_1_bets_on_both_sides(running_bot, fake_discord, make_memb
     await table.wait_for_text(r"\*\*Round 1:\*\*")
     text = table.text()
     assert "**Rosa** (d20) rolled **13**, **Rudi** (d4) rolled **3** → **Rosa** wins." in text
-    assert "**Xena** 20 → **31**: won 11 (bet 6 on Rosa: the 5 bet on the loser" in text
+    # A bet is never taken up front: a winning backer gains their bet and the losing pot.
+    assert (
+        "**Xena** 20 → **31**: won 11 (bet 6 on Rosa: 6 for backing the winner + the 5 bet "
+        "on Rudi)" in text
+    )
     assert "**Yann** 20 → **29**: won 9 (bet 4 on Rosa" in text
     assert "**Zora** 20 → **15**: lost 5 (bet 5 on Rudi)" in text
-    assert "**Rosa** 20 → **38**: roller bonus +18 (rolled 13 + 5 bet on the loser)" in text
-    assert "**Rudi** 20 → **20**: lost the roll, unchanged" in text
-    assert "**Hugo** 20 → **20**: house, unchanged" in text
+    assert "**Rosa** 20 → **38**: roller bonus +18 (rolled 13 + the 5 bet on Rudi)" in text
+    # Who stayed the same is one line, not a "20 → 20" each.
+    assert "Unchanged: Hugo (the house), Rudi (lost the roll)." in text
+    assert "20 → **20**" not in text
 
 
 async def test_example_2_nobody_backs_the_loser(
@@ -53,10 +58,14 @@ async def test_example_2_nobody_backs_the_loser(
     assert (await table.engine()).scores == [20, 20, 25, 23, 21, 20]
     text = table.text()
     assert "**Rudi** (d6) rolled **5** → **Rudi** wins." in text
-    assert "**Xena** 20 → **23**: won 3 (bet 7 on Rudi; nobody backed the loser: half)" in text
-    assert "**Yann** 20 → **21**: won 1 (bet 3 on Rudi; nobody backed the loser: half)" in text
-    assert "**Zora** 20 → **20**: no bet" in text
-    assert "**Rudi** 20 → **25**: roller bonus +5 (rolled 5 + 0 bet on the loser)" in text
+    assert "**Xena** 20 → **23**: won 3 (bet 7 on Rudi; nobody backed Rosa, so half the bet)" in (
+        text
+    )
+    assert "**Yann** 20 → **21**: won 1 (bet 3 on Rudi; nobody backed Rosa, so half the bet)" in (
+        text
+    )
+    assert "Unchanged: Hugo (the house), Rosa (lost the roll), Zora (no bet)." in text
+    assert "**Rudi** 20 → **25**: roller bonus +5 (rolled 5 + the 0 bet on Rosa)" in text
 
 
 async def test_example_3_a_losing_bet_stops_at_five(running_bot, fake_discord, make_member) -> None:
@@ -95,7 +104,7 @@ async def test_example_4_the_house_takes_the_tie(
     assert "**Xena** 20 → **14**: lost 6 (bet 6 on Rosa; the house takes the tie)" in text
     assert "**Yann** 20 → **16**: lost 4 (bet 4 on Rudi; the house takes the tie)" in text
     assert "**Hugo** 20 → **30**: house takes the tie: +10 (every bet)" in text
-    assert "**Rosa** 20 → **20**: rolled, unchanged" in text
+    assert "Rosa (rolled the tie), Rudi (rolled the tie)" in text
 
 
 async def test_example_5_a_tie_nobody_bet_on_rigs_the_house_to_five(

@@ -101,8 +101,9 @@ class Table:
 
     # -- set-up ---------------------------------------------------------------------------
 
-    async def open_lobby(self) -> FakeMessage:
-        outcome = await self.host.slash("weighted new")
+    async def open_lobby(self, **options: Any) -> FakeMessage:
+        """``/weighted new`` by the host, with any table options (``points=...``)."""
+        outcome = await self.host.slash("weighted new", **options)
         assert outcome.message is not None and not outcome.ephemeral
         self.message_id = outcome.message.id
         match = re.search(r"Table #(\d+)", outcome.message.text())
@@ -139,6 +140,11 @@ class Table:
 
     def text(self) -> str:
         return self.message.text()
+
+    def alt(self) -> str:
+        """The table picture's alt text: every seat's points and role, the bets, the
+        chances (what the picture shows, in words; the message never repeats it)."""
+        return self.message.attachment("table.png").description or ""
 
     async def settle(self) -> None:
         """Wait until the public table shows what the database holds (the coalesced edits

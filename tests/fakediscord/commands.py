@@ -157,6 +157,7 @@ class CommandRegistry:
         guild: FakeGuild | None,
         channel: FakeChannel,
         force: bool,
+        modified_client: bool = False,
     ) -> tuple[RegisteredCommand, dict[str, Any]]:
         words = path.strip().lstrip("/").split()
         if not words:
@@ -185,7 +186,9 @@ class CommandRegistry:
             subs = [o["name"] for o in spec if o["type"] in (1, 2)]
             raise FakeUsageError(f"/{' '.join(words)} needs a subcommand: one of {subs}")
         resolved: dict[str, Any] = {}
-        options = self._leaf_options(spec, values, resolved, guild, channel, "/" + " ".join(words))
+        options = self._leaf_options(
+            spec, values, resolved, guild, channel, "/" + " ".join(words), modified_client
+        )
         for sub in reversed(nesting):
             options = [{"name": sub["name"], "type": sub["type"], "options": options}]
         data: dict[str, Any] = {
@@ -233,6 +236,7 @@ class CommandRegistry:
         guild: FakeGuild | None,
         channel: FakeChannel,
         where: str,
+        modified_client: bool = False,
     ) -> list[dict[str, Any]]:
         by_name = {o["name"]: o for o in spec}
         given = {
@@ -250,7 +254,13 @@ class CommandRegistry:
                 if option.get("required"):
                     raise FakeUsageError(f"{where}: the option {name!r} is required")
                 continue
-            value = _convert(option, given[name], resolved, guild, channel, where)
+            checked = option
+            if modified_client:
+                # A modified client sends what it likes: Discord's API checks the option's
+                # type, not its choices, range or length.
+                limits = ("choices", "min_value", "max_value", "min_length", "max_length")
+                checked = {k: v for k, v in option.items() if k not in limits}
+            value = _convert(checked, given[name], resolved, guild, channel, where)
             out.append({"name": name, "type": option["type"], "value": value})
         return out
 

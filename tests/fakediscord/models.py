@@ -159,12 +159,14 @@ class FakeMember:
     guild: FakeGuild
     role_ids: list[int]
     joined_at: float
+    # The server nickname: what the bot sees as the member's display name when set.
+    nick: str | None = None
 
     def payload(self, *, with_user: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roles": [str(role_id) for role_id in self.role_ids],
             "joined_at": iso(self.joined_at),
-            "nick": None,
+            "nick": self.nick,
             "avatar": None,
             "premium_since": None,
             "deaf": False,
@@ -602,10 +604,14 @@ class FakeGuild:
         *,
         dms_open: bool = True,
         permissions: discord.Permissions | int | None = None,
+        nick: str | None = None,
     ) -> Any:
         """Add a member and return their Player. ``permissions`` are granted on top of
-        @everyone's (e.g. ``discord.Permissions(manage_guild=True)`` for an admin)."""
-        return await self.fake.add_member(self, name, dms_open=dms_open, permissions=permissions)
+        @everyone's (e.g. ``discord.Permissions(manage_guild=True)`` for an admin);
+        ``nick`` is their server nickname (their display name to the bot)."""
+        return await self.fake.add_member(
+            self, name, dms_open=dms_open, permissions=permissions, nick=nick
+        )
 
     # -- permissions --------------------------------------------------------------------
 

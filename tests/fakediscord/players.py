@@ -124,6 +124,7 @@ class Player:
         force: bool = False,
         timeout: float | None = None,  # noqa: ASYNC109
         fault: CallbackFault | str | None = None,
+        modified_client: bool = False,
         **values: Any,
     ) -> InteractionOutcome:
         """Run ``/command [group] [sub]`` with options, e.g.
@@ -131,9 +132,17 @@ class Player:
         names that are not Python identifiers. The command, its options and their types
         come from what the bot registered; anything else fails the test clearly.
         ``fault`` makes the bot's answer fail (see CallbackFault); the outcome then says
-        ``lost`` when the player saw "This interaction failed"."""
+        ``lost`` when the player saw "This interaction failed". ``modified_client`` sends
+        option values outside their choices, range or length, as only a modified client
+        can (the API accepts them)."""
         interaction = await self.begin_slash(
-            command, channel=channel, options=options, force=force, fault=fault, **values
+            command,
+            channel=channel,
+            options=options,
+            force=force,
+            fault=fault,
+            modified_client=modified_client,
+            **values,
         )
         return await wait_for_answer(interaction, timeout or self.fake.answer_timeout)
 
@@ -145,6 +154,7 @@ class Player:
         options: dict[str, Any] | None = None,
         force: bool = False,
         fault: CallbackFault | str | None = None,
+        modified_client: bool = False,
         **values: Any,
     ) -> FakeInteraction:
         channel = channel or self._default_channel()
@@ -157,6 +167,7 @@ class Player:
             guild=guild,
             channel=channel,
             force=force,
+            modified_client=modified_client,
         )
         return await self.fake.send_interaction(
             InteractionType.APPLICATION_COMMAND,

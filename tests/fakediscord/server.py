@@ -464,6 +464,7 @@ class FakeDiscord:
         *,
         dms_open: bool = True,
         permissions: discord.Permissions | int | None = None,
+        nick: str | None = None,
     ) -> Player:
         if isinstance(name, Player):
             player = name
@@ -485,7 +486,7 @@ class FakeDiscord:
             await self.gateway.dispatch_guild_event(
                 guild.id, "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}
             )
-        member = FakeMember(player.user, guild, role_ids, self.now())
+        member = FakeMember(player.user, guild, role_ids, self.now(), nick=nick)
         guild.members[player.id] = member
         session = self.gateway.session_for(guild.id)
         if session is not None and session.wants(GUILD_MEMBERS_INTENT):

@@ -180,3 +180,70 @@ async def test_migration_4_takes_old_messages_as_shown_and_marks_players_busy(
         "SELECT channel_id, user_id, session_id FROM busy_players ORDER BY user_id"
     )
     assert [tuple(row) for row in busy] == [(2, 10, 7), (2, 11, 7)]
+
+
+async def test_migration_6_names_each_rated_player_as_in_their_latest_game(
+    open_another: OpenAnother,
+) -> None:
+    """Leaderboards show stored names: migration 6 fills each rating with the name its
+    player had in their latest game of that kind on that server (not another server's, not
+    another game's), and '' for a rating with no recorded game."""
+    old = await open_another()
+    assert await old.migrate(upto=5) == [1, 2, 3, 4, 5]
+    games = (
+        # session, guild, game, result id, (user 10's name, user 11's name)
+        (1, 1, "knucklebones", 1, ("Ann", "Ben")),
+        (2, 1, "knucklebones", 2, ("Annie", "Ben")),
+        (3, 1, "diceman", 3, ("Ann D", "Benjamin")),
+        (4, 2, "knucklebones", 4, ("Ann elsewhere", "B")),
+    )
+    async with old.transaction() as conn:
+        for session_id, guild_id, game, result_id, names in games:
+            await conn.execute(
+                "INSERT INTO sessions (id, game, guild_id, channel_id, status, state, version,"
+                " seed, created_by, created_at, updated_at)"
+                " VALUES (?, ?, ?, 5, 'finished', '{}', 3, 0, 10, 0, 0)",
+                (session_id, game, guild_id),
+            )
+            await conn.execute(
+                "INSERT INTO results (id, session_id, game, guild_id, channel_id, reason, draw,"
+                " vs_ai, summary, finished_at) VALUES (?, ?, ?, ?, 5, 'normal', 0, 0, '{}', ?)",
+                (result_id, session_id, game, guild_id, result_id),
+            )
+            for seat, (user_id, name) in enumerate(zip((10, 11), names, strict=True)):
+                await conn.execute(
+                    "INSERT INTO session_players (session_id, seat, user_id, display_name)"
+                    " VALUES (?, ?, ?, ?)",
+                    (session_id, seat, user_id, name),
+                )
+                await conn.execute(
+                    "INSERT INTO result_players (result_id, seat, user_id, outcome, place)"
+                    " VALUES (?, ?, ?, 'win', 1)",
+                    (result_id, seat, user_id),
+                )
+        for guild_id, game, user_id in (
+            (1, "knucklebones", 10),
+            (1, "knucklebones", 11),
+            (1, "diceman", 10),
+            (2, "knucklebones", 10),
+            (1, "weighted_dice", 10),
+        ):
+            await conn.execute(
+                "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, updated_at)"
+                " VALUES (?, ?, ?, 25, 8, 1, 0)",
+                (guild_id, game, user_id),
+            )
+    await old.close()
+
+    new = await open_another()
+    assert await new.migrate(upto=6) == [6]
+    rows = await new.fetch_all(
+        "SELECT guild_id, game, user_id, display_name FROM ratings ORDER BY guild_id, game, user_id"
+    )
+    assert [tuple(row) for row in rows] == [
+        (1, "diceman", 10, "Ann D"),
+        (1, "knucklebones", 10, "Annie"),
+        (1, "knucklebones", 11, "Ben"),
+        (1, "weighted_dice", 10, ""),
+        (2, "knucklebones", 10, "Ann elsewhere"),
+    ]

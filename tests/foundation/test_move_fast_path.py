@@ -35,6 +35,9 @@ TABLES = (
     "ratings",
     "player_picks",
     "guild_settings",
+    "season_current",
+    "season_ratings",
+    "seasons",
 )
 
 
@@ -150,7 +153,8 @@ async def test_a_move_stores_the_same_on_the_fast_and_the_plain_path(
     fast_tables, plain_tables = await dump(fast), await dump(slow)
     for table in TABLES:
         assert fast_tables[table] == plain_tables[table], table
-    assert fast_tables["results"] and fast_tables["ratings"] and fast_tables["deadlines"] == []
+    assert fast_tables["results"] and fast_tables["ratings"] and fast_tables["season_ratings"]
+    assert fast_tables["deadlines"] == []
 
 
 async def test_a_body_that_waits_for_anything_but_the_database_is_refused(

@@ -1,0 +1,144 @@
+"""``/help``: what the bot does, the four games in a line each, how to start one, and a
+button per game that opens its rules privately.
+
+The answer is ephemeral (a help card should not fill the channel). Its buttons are
+DynamicItems (``help:rules:<game>``), so they work on a help card opened before a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.answers import answer_for
+from bot.app import DiceBot
+from bot.leaderboard import GAMES, game_title
+from bot.pictures import palette
+from bot.replies import Guarded
+from cogs.leaderboard import start_hint
+from cogs.rules import send_rules
+
+GAME_LINES: dict[str, tuple[str, str]] = {
+    "knucklebones": (
+        "2 players",
+        "roll a d6 and drop it into your 3×3 grid: matching dice multiply, and knock out "
+        "the same faces in your opponent's column.",
+    ),
+    "diceman": (
+        "2 players",
+        "each round, pick two of four dice in secret, then the rolls fight it out in "
+        "priority order. 20 life each.",
+    ),
+    "weighted_dice": (
+        "5 to 12 players",
+        "the house hands two players a die each; everyone else bets on the higher roll. "
+        "First to 150 points wins, or play a short game.",
+    ),
+    "dimension_duel": (
+        "2 players",
+        "Tau against Kaon: rays and shields, a region to aim at or guard, and once-per-game "
+        "functions, chosen in secret.",
+    ),
+}
+RULES_TEMPLATE = r"help:rules:(?P<game>" + "|".join(GAMES) + ")"
+
+
+def help_embed(bot: DiceBot) -> discord.Embed:
+    embed = discord.Embed(
+        title="🎲 Dicebot — help",
+        description=(
+            "I host four dice games in this server. Every game is one message in the "
+            "channel that updates as you play; secret moves arrive by DM; a game carries "
+            "on where it was if I restart; each game has this server's leaderboard."
+        ),
+        colour=discord.Colour(palette.EMBED_INFO),
+    )
+    for game in GAMES:
+        players, line = GAME_LINES[game]
+        embed.add_field(
+            name=f"{game_title(game)} · {players}",
+            value=f"{line[0].upper()}{line[1:]} {start_hint(bot, game)}",
+            inline=False,
+        )
+    embed.add_field(
+        name="How to start",
+        value=(
+            "Run a game's command in a channel: challenge someone (they get **Accept** / "
+            "**Decline**), or play me right away. Run `/dicebot check` once to see whether "
+            "I can post in the channel and DM you."
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name="More",
+        value=(
+            "`/rules` a game's rules · `/leaderboard` · `/stats` · `/history` · "
+            "`/odds` the chances, worked out exactly"
+        ),
+        inline=False,
+    )
+    embed.set_footer(text="The buttons below show a game's rules (only to you).")
+    return embed
+
+
+class RulesButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=RULES_TEMPLATE,
+):
+    """Opens one game's rules privately."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"{game_title(game)} rules",
+                emoji="📖",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"help:rules:{game}",
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RulesButton:
+        return cls(match["game"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, DiceBot)
+        await send_rules(client, interaction, self.game)
+
+
+def help_view() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for game in GAMES:
+        view.add_item(RulesButton(game))
+    return view
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: DiceBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.register_components(RulesButton)
+
+    @app_commands.command(
+        name="help", description="What this bot does, its four games and how to start one."
+    )
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        view = help_view()
+        await answer_for(interaction).send(embed=help_embed(self.bot), view=view)
+        # The buttons are DynamicItems dispatched by custom_id: nothing to keep in memory.
+        view.stop()
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, DiceBot)
+    await bot.add_cog(Help(bot))
