@@ -328,8 +328,17 @@ class PostgresDatabase(Database):
         # One statement is one snapshot: no BEGIN/COMMIT around it (one round trip).
         pool = self._pool_for(self._reads)
         raw = await self._acquire(pool)
+        query = asyncio.ensure_future(PostgresConnection(raw).fetch_all(sql, params))
         try:
-            return await PostgresConnection(raw).fetch_all(sql, params)
+            return await asyncio.shield(query)
+        except asyncio.CancelledError:
+            # Let the one statement finish (milliseconds) rather than cancel it in flight:
+            # asyncpg would cancel it on the server through a second connection, which a
+            # pool closing at shutdown cuts off, and log that as an unretrieved error.
+            await asyncio.wait({query})
+            if not query.cancelled():
+                query.exception()  # retrieved: the caller was cancelled, that is what counts
+            raise
         except Exception as error:
             if is_unavailable(error):
                 raise StorageUnavailable(str(error)) from error

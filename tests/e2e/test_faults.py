@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import discord
 from duel_support import Duel, diceman_lock
-from fakediscord import CallbackFault, FakeDiscord, FakeGuild, Player, routes
+from fakediscord import CallbackFault, FakeDiscord, FakeGuild, FakeMessage, Player, routes
 from knucklebones_support import ai_board_idle, board_turn, session_for, start_duel
 from weighted_support import Table
 
@@ -211,12 +211,12 @@ async def test_a_deleted_game_message_is_posted_again_and_plays_on(
     await alice.click(board, "Column 1")
     await fake_discord.delete_message(board)
 
-    def reposted() -> discord.Message | None:
-        last = guild.default_channel.last_message()
-        if last is None or last.id == board.id or "running out of time" not in last.text():
-            return None
-        return last if board_turn(last) else None
+    def reposted() -> FakeMessage | None:
+        games = [m for m in guild.default_channel.messages() if m.id != board.id and board_turn(m)]
+        return games[-1] if games else None
 
+    await running_bot.publisher.settled()
+    assert reposted() is None  # nothing tells the bot yet
     clock.advance(240)  # the warning of Bob's five-minute turn
     await fake_discord.wait_for(lambda: reposted() is not None, what="the game posted again")
     again = reposted()
