@@ -259,7 +259,7 @@ async def main(args: argparse.Namespace) -> int:
     print()
     for item in measured:
         if item.move is not None:
-            for target in targets_for(item.ping, None, [item.move]):
+            for target in targets_for([(item.ping, item.move)]):
                 print(f"{target.line()}  [{item.configuration.label}]")
     return 0
 
