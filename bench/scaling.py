@@ -14,7 +14,7 @@ Then issue 14's targets for each configuration, PASS or FAIL: move throughput at
 0.25x /ping's and move p99 under 50 ms. "bot CPU/move" is the CPU time of the bot
 process(es) per move (not the PostgreSQL server's).
 
-Usage: ``.venv/bin/python bench/scaling.py [--count 1000] [--move-count 600]
+Usage: ``.venv/bin/python bench/scaling.py [--count 2000] [--move-count 600]
 [--concurrency 16] [--postgres postgresql://postgres@127.0.0.1:5432/test]
 [--only sqlite-1,postgres-1,postgres-2]``. The PostgreSQL URL (default
 ``TEST_DATABASE_URL``) names a server where the bench may create and drop a database.
@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from fakediscord import FakeDiscord, Player  # noqa: E402
 from interactions import (  # noqa: E402
+    WARM_UP_PINGS,
     KnucklebonesMoveScenario,
     PingScenario,
     Result,
@@ -190,7 +191,7 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
             ping = PingScenario()
             await ping.prepare(fake, guilds[0], players)
             pids = [process.pid for process in processes]
-            await run(ping, min(args.count, 200), args.concurrency)  # warm-up, not reported
+            await run(ping, WARM_UP_PINGS, args.concurrency)  # warm-up, not reported
             ping_result = await run(ping, args.count, args.concurrency, bot_pids=pids)
             move_result: Result | None = None
             try:
@@ -266,7 +267,7 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=1000, help="/ping interactions")
+    parser.add_argument("--count", type=int, default=2000, help="/ping interactions")
     parser.add_argument("--move-count", type=int, default=600, help="Knucklebones moves")
     parser.add_argument("--concurrency", type=int, default=16, help="interactions in flight")
     parser.add_argument(
