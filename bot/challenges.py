@@ -19,7 +19,7 @@ from bot.answers import answer_for
 from bot.errors import NotYourGame, StaleControl, UserError
 from bot.games import Deadline, NewSession, Outcome, Seat, Session, Step, StepContext
 from bot.replies import Guarded
-from bot.series import Series, with_series
+from bot.series import Series, match_over_after, with_series
 from game_core.errors import IllegalMove
 
 if TYPE_CHECKING:
@@ -84,6 +84,23 @@ def challenge_step(ctx: StepContext, action: dict[str, Any], start: StartGame) -
     step = start(ctx, dict(challenge["options"]))
     step.events.insert(0, {"type": "challenge_accepted"})
     return step
+
+
+def refuse_unfinished(previous: Session) -> None:
+    """Only a game that ended with a result is played on from (a forged or stale press on
+    a game still going, or one stopped without a result, changes nothing)."""
+    if previous.is_open:
+        raise UserError("This game is not over yet: finish it first.")
+    if previous.status != "finished" or is_challenge(previous.state):
+        raise UserError("This game ended without a result: start a new one with a command.")
+
+
+def refuse_next_game(series: Series, winner: int | None) -> None:
+    """Start game N is for a match that goes on."""
+    if not series.is_match:
+        raise UserError("This game is not part of a match: press **Rematch** to play again.")
+    if match_over_after(series, winner):
+        raise UserError("This match is over: press **Rematch** for a new one.")
 
 
 def rematch_challenge(

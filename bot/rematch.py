@@ -166,6 +166,15 @@ async def _second_press(bot: DiceBot, interaction: discord.Interaction, follow_i
 
 
 def describe_follow_up(follow: Session, link: str) -> str:
+    """Where the follow-up of a game is, for a press that came after it."""
+    if is_challenge(follow.state):
+        if follow.is_open:
+            return f"A rematch of this game is waiting for an answer: {link}"
+        if follow.status == "cancelled":
+            return (
+                "The rematch of this game was declined, withdrawn or expired: challenge "
+                f"again with the command. {link}"
+            )
     if follow.is_open:
-        return f"This game has already been followed up, and that one is on: {link}"
-    return f"This game has already been followed up (that one is over too): {link}"
+        return f"This game has been played on from already: the next one is here. {link}"
+    return f"This game has been played on from already, and that game is over too: {link}"

@@ -39,6 +39,8 @@ from bot.challenges import (
     is_challenge,
     ping_challenger,
     refuse_answered_challenge,
+    refuse_next_game,
+    refuse_unfinished,
     rematch_challenge,
 )
 from bot.errors import NotYourGame, StaleControl, UserError
@@ -358,8 +360,7 @@ def follow_up_for(ctx: StepContext, action: dict[str, Any]) -> NewSession:
             f"Only {names} can play on from this game. Start your own with "
             "`/knucklebones challenge` or `/knucklebones ai`."
         )
-    if previous.status != "finished" or is_challenge(previous.state):
-        raise UserError("This game ended without a result: start a new one with a command.")
+    refuse_unfinished(previous)
     table = Table.model_validate(previous.state)
     winner = winner_of(previous, table)
     series = series_of(
@@ -368,8 +369,7 @@ def follow_up_for(ctx: StepContext, action: dict[str, Any]) -> NewSession:
     first_seat = 1 - table.engine.first_player
     kind = action.get("type")
     if kind == "next":
-        if not series.is_match or match_over_after(series, winner):
-            raise UserError("This match is over: press **Rematch** for a new one.")
+        refuse_next_game(series, winner)
         return _new_table(ctx, table, next_in_match(series, winner, previous.id), first_seat)
     if kind != "rematch":
         raise IllegalMove("That is not something to do with a finished Knucklebones game.")

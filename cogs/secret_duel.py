@@ -43,6 +43,8 @@ from bot.challenges import (
     is_challenge,
     ping_challenger,
     refuse_answered_challenge,
+    refuse_next_game,
+    refuse_unfinished,
     rematch_challenge,
 )
 from bot.errors import NotYourGame, StaleControl, UserError
@@ -374,9 +376,9 @@ class SecretDuelHandler(Generic[StateT]):
                 f"Only {names} can play on from this game. Start your own with "
                 f"`/{command} challenge` or `/{command} ai`."
             )
+        refuse_unfinished(previous)
         parsed = self.parse(previous)
-        ended = None if parsed is None else self.rules.result(parsed[0])
-        if previous.status != "finished" or parsed is None or ended is None:
+        if parsed is None or self.rules.result(parsed[0]) is None:
             raise UserError("This game ended without a result: start a new one with a command.")
         state = parsed[0]
         winner = self.winner_of(previous, state)
@@ -389,8 +391,7 @@ class SecretDuelHandler(Generic[StateT]):
             options["tau"] = previous.user_of(1).user_id
         kind = action.get("type")
         if kind == "next":
-            if not series.is_match or match_over_after(series, winner):
-                raise UserError("This match is over: press **Rematch** for a new one.")
+            refuse_next_game(series, winner)
             return self._set_up(ctx, options, next_in_match(series, winner, previous.id))
         if kind != "rematch":
             raise IllegalMove(f"That is not something to do with a finished {self.rules.title}.")

@@ -273,3 +273,48 @@ async def test_a_rematch_whose_answer_is_lost_is_posted_anyway(
     assert challenge.labels() == ["Accept", "Decline"]
     await accepted_rematch(fake_discord, bob, challenge)
     await asyncio.sleep(0)
+
+
+def button(custom_id: str, label: str) -> dict[str, object]:
+    """An action row with one button, as a message that is behind (or forged) holds it."""
+    pressable = {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+    return {"type": 1, "components": [pressable]}
+
+
+async def test_copied_and_forged_play_on_buttons_change_nothing(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob, first="me")
+    session = await session_for(running_bot, board)
+    channel = guild.default_channel
+    # A Rematch on a message that is not the game's: refused.
+    early = await fake_discord.seed_bot_message(
+        channel, content="old", components=[button(f"again:{session.id}:rematch", "Rematch")]
+    )
+    refused = await alice.click(early, "Rematch")
+    assert refused.ephemeral and "That button does not belong to this message" in refused.text()
+    columns = board.components
+    board.components = [button(f"again:{session.id}:rematch", "Rematch")]
+    refused = await alice.click(board, "Rematch")
+    assert refused.ephemeral and "This game is not over yet" in refused.text()
+    board.components = columns
+    await forfeit(fake_discord, bob, board)
+    sessions = await sessions_in(running_bot)
+    # The game's Rematch copied onto another message.
+    refused = await alice.click(early, "Rematch")
+    assert refused.ephemeral and "does not belong to this message" in refused.text()
+    # A match's next game asked of a single game, a lobby asked of Knucklebones: forged
+    # custom_ids on the game's own message are refused just the same.
+    for forged, words in (
+        ("next", "not part of a match"),
+        ("lobby", "not something to do with a finished Knucklebones game"),
+    ):
+        board.components = [button(f"again:{session.id}:{forged}", "Forged")]
+        refused = await alice.click(board, "Forged")
+        assert refused.ephemeral and words in refused.text(), refused.text()
+    assert await sessions_in(running_bot) == sessions
+    assert await result_count(running_bot) == 1
