@@ -8,7 +8,8 @@ renderers down to the embed dict that is sent):
     (a) /leaderboard top-10 (page 1, each sort) — query + rendering
     (b) /stats for one player — query + rendering
     (c) recording one finished game — ``record_result`` in its own write transaction
-        (session row, result, players, ratings, picks, COMMIT), 2 and 8 players
+        (session row, result, players, the season's ladder and the lifetime ratings,
+        picks, COMMIT), 2 and 8 players
     (d) for scale: the same top-10 computed the naive way, aggregating ``result_players``
         at query time, on a few servers; the ratio (d)/(a) is printed from the same run.
 
@@ -296,6 +297,19 @@ class Generator:
             "INSERT INTO player_picks (guild_id, game, user_id, pick, uses) VALUES (?, ?, ?, ?, ?)",
             [(*key, uses) for key, uses in self.picks.items()],
         )
+        # Every game so far is in season 1, as migration 6 leaves a server's ladders: the
+        # leaderboard reads the season's ladder, /stats both.
+        conn.execute(
+            "INSERT INTO season_ratings (guild_id, game, season, user_id, mu, sigma, ordinal,"
+            " wins, losses, draws, games, streak, best_streak, updated_at)"
+            " SELECT guild_id, game, 1, user_id, mu, sigma, ordinal, wins, losses, draws,"
+            " games, streak, best_streak, updated_at FROM ratings WHERE games > 0"
+        )
+        conn.execute(
+            "INSERT INTO season_current (guild_id, game, number, name, started_at)"
+            " SELECT DISTINCT guild_id, game, 1, '', ? FROM ratings",
+            (START_TIME,),
+        )
 
 
 # -- measuring ---------------------------------------------------------------------------------
@@ -496,7 +510,7 @@ async def main() -> None:
             print(f"reusing {path}")
         counts = {
             table: (await db.fetch_one(f"SELECT COUNT(*) AS n FROM {table}"))["n"]  # type: ignore[index]
-            for table in ("results", "result_players", "ratings", "player_picks")
+            for table in ("results", "result_players", "ratings", "season_ratings", "player_picks")
         }
         print("rows: " + ", ".join(f"{name} {n:,}" for name, n in counts.items()))
         print(f"database file: {path.stat().st_size / 1e6:.0f} MB")

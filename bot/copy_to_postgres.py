@@ -2,8 +2,8 @@
 
 Copies every table of the SQLite database (``DATABASE_PATH``, or ``--sqlite``) into an
 EMPTY PostgreSQL database (``DATABASE_URL``, or ``--to``): sessions and their players,
-events, deadlines, results, ratings, picks, settings, private messages, who is busy
-where. The target is migrated first and must hold no rows; the copy is one transaction
+events, deadlines, results, ratings, picks, seasons, settings, private messages, who is
+busy where. The target is migrated first and must hold no rows; the copy is one transaction
 (all or nothing), then every table's row count is compared with the source. Stop the
 bot first: what it writes during the copy would not be copied.
 
@@ -33,13 +33,17 @@ TABLES = (
     "result_players",
     "ratings",
     "player_picks",
+    "season_current",
+    "seasons",
+    "season_ratings",
+    "season_requests",
     "guild_settings",
     "private_messages",
     "busy_players",
     "identify_slots",
 )
 # Tables whose ids PostgreSQL hands out: their counters continue after the copied ids.
-IDENTITY_TABLES = ("sessions", "events", "deadlines", "results")
+IDENTITY_TABLES = ("sessions", "events", "deadlines", "results", "season_requests")
 CHUNK_ROWS = 5_000
 
 

@@ -32,6 +32,16 @@ class GuildSettings(BaseModel):
         )
 
 
+def setting_bounds(field: str) -> tuple[int, int]:
+    """The lowest and highest value a setting accepts (its ``ge`` and ``le``)."""
+    low = high = None
+    for rule in GuildSettings.model_fields[field].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    assert low is not None and high is not None, field
+    return low, high
+
+
 async def load_guild_settings(
     conn: Connection, guild_id: int, defaults: GuildSettings
 ) -> GuildSettings:

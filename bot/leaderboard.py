@@ -1,14 +1,16 @@
-"""The read side of results and ratings: leaderboard pages, one player's stats, recent
-history, and resetting a server's ladder for one game.
+"""The read side of results and ratings: leaderboard pages (a season's), one player's
+stats and recent history.
 
-Everything here is per server (``guild_id``). The ladder is the ``ratings`` table that
-``bot.results.record_result`` keeps up to date in each game's own transaction, so a
-leaderboard page is an indexed range read, never an aggregate over all results.
+Everything here is per server (``guild_id``). A leaderboard is one season's ladder
+(``season_ratings``, see ``bot.seasons``) that ``bot.results.record_result`` keeps up to
+date in each game's own transaction, so a page is an indexed range read, never an
+aggregate over all results. Lifetime records (``ratings``) feed ``/stats``.
 
-Who is ranked: a player needs ``max(1, provisional_games)`` ladder games (games against
-the AI do not count) to be ranked; players with fewer, but at least one, are listed apart
-as provisional. Rank is the position in the rating order (conservative ordinal, then user
-id for exact ties), the same in ``/leaderboard`` and ``/stats``.
+Who is ranked: a player needs ``max(1, provisional_games)`` games against other players
+in the season (games against the AI never count) to be ranked; players with fewer, but at
+least one, are listed apart as provisional. A closed season uses the threshold it closed
+under. Rank is the position in the rating order (conservative ordinal, then user id for
+exact ties), the same in ``/leaderboard`` and ``/stats``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.storage import Connection, Database, Row
+from bot.seasons import Season, current_season
+from bot.storage import Database, Row
 
 GAME_TITLES: dict[str, str] = {
     "knucklebones": "Knucklebones",
@@ -37,17 +40,29 @@ PROVISIONAL_LISTED = 5
 HISTORY_LIMIT = 10
 RECENT_RESULTS = 5
 
-# Each sort matches an index from migration 2 (or 1, for the rating), so a page reads
-# only the rows it shows; the user id breaks exact ties the same way everywhere.
+# Each sort matches an index of season_ratings (migration 6), so a page reads only the
+# rows it shows; the user id breaks exact ties the same way everywhere.
 _ORDER_BY: dict[str, str] = {
-    "rating": "ordinal DESC, user_id",
-    "wins": "wins DESC, ordinal DESC, user_id",
-    "win_rate": "CAST(wins AS REAL) / games DESC, games DESC, user_id",
+    "rating": "s.ordinal DESC, s.user_id",
+    "wins": "s.wins DESC, s.ordinal DESC, s.user_id",
+    "win_rate": "CAST(s.wins AS REAL) / s.games DESC, s.games DESC, s.user_id",
 }
 _GAME_LIST = ", ".join(f"'{game}'" for game in GAMES)
 _STANDING_COLUMNS = (
-    "user_id, mu, sigma, ordinal, wins, losses, draws, games, streak, best_streak,"
-    " ai_wins, ai_losses, ai_draws, score_total, scored_games, display_name"
+    "r.user_id, r.mu, r.sigma, r.ordinal, r.wins, r.losses, r.draws, r.games, r.streak,"
+    " r.best_streak, r.ai_wins, r.ai_losses, r.ai_draws, r.score_total, r.scored_games,"
+    " r.display_name"
+)
+# A season's ladder row, with the player's lifetime columns for what a season does not
+# keep (the record against the AI, score averages, the name they last played under).
+_SEASON_STANDING_COLUMNS = (
+    "s.user_id, s.mu, s.sigma, s.ordinal, s.wins, s.losses, s.draws, s.games, s.streak,"
+    " s.best_streak, r.ai_wins, r.ai_losses, r.ai_draws, r.score_total, r.scored_games,"
+    " r.display_name"
+)
+_SEASON_JOIN = (
+    "season_ratings s JOIN ratings r"
+    " ON r.guild_id = s.guild_id AND r.game = s.game AND r.user_id = s.user_id"
 )
 
 
@@ -68,7 +83,8 @@ def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str 
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's record in one game on one server."""
+    """One player's record in one game on one server: lifetime in ``/stats``; on a
+    leaderboard, the season's (the AI record and score averages stay lifetime)."""
 
     user_id: int
     mu: float
@@ -114,6 +130,7 @@ class Ranked:
 @dataclass(frozen=True)
 class LeaderboardPage:
     game: str
+    season: Season
     sort: SortKey
     page: int  # 1-based, clamped to the pages that exist
     pages: int
@@ -133,37 +150,55 @@ async def leaderboard_page(
     guild_id: int,
     game: str,
     *,
+    season: Season | None = None,
     sort: SortKey = "rating",
     page: int = 1,
     provisional_games: int = 3,
 ) -> LeaderboardPage:
+    """One page of a season's ladder: the season running now (``season`` None), or a
+    season found with ``bot.seasons.find_season`` (a closed one shows its final standings,
+    under the threshold it closed with)."""
+    if season is None:
+        season = await current_season(db, guild_id, game)
+    if season.provisional_games is not None:
+        provisional_games = season.provisional_games
     minimum = ladder_minimum(provisional_games)
+    where = "s.guild_id = ? AND s.game = ? AND s.season = ?"
+    key = (guild_id, game, season.number)
     counts = await db.fetch_one(
-        "SELECT COUNT(*) AS ranked FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?",
-        (guild_id, game, minimum),
+        f"SELECT COUNT(*) AS ranked FROM season_ratings s WHERE {where} AND s.games >= ?",
+        (*key, minimum),
     )
     ranked_total = 0 if counts is None else int(counts["ranked"])
     pages = max(1, -(-ranked_total // PAGE_SIZE))
     page = min(max(1, page), pages)
     rows = await db.fetch_all(
-        f"SELECT {_STANDING_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ?"
-        f" AND games >= ? ORDER BY {_ORDER_BY[sort]} LIMIT ? OFFSET ?",
-        (guild_id, game, minimum, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+        f"SELECT {_SEASON_STANDING_COLUMNS} FROM {_SEASON_JOIN} WHERE {where}"
+        f" AND s.games >= ? ORDER BY {_ORDER_BY[sort]} LIMIT ? OFFSET ?",
+        (*key, minimum, PAGE_SIZE, (page - 1) * PAGE_SIZE),
     )
     first_rank = (page - 1) * PAGE_SIZE + 1
     provisional: list[Standing] = []
     provisional_total = 0
     if minimum > 1:
+        # The few listed are picked (and all of them counted) on the ladder index alone;
+        # only those few then read their rows: a big server has thousands provisional.
         provisional_rows = await db.fetch_all(
-            f"SELECT {_STANDING_COLUMNS}, COUNT(*) OVER () AS total FROM ratings"
-            " WHERE guild_id = ? AND game = ? AND games BETWEEN 1 AND ?"
-            " ORDER BY ordinal DESC, user_id LIMIT ?",
-            (guild_id, game, minimum - 1, PROVISIONAL_LISTED),
+            f"SELECT {_SEASON_STANDING_COLUMNS}, top.total FROM ("
+            "   SELECT user_id, ordinal, COUNT(*) OVER () AS total FROM season_ratings"
+            "   WHERE guild_id = ? AND game = ? AND season = ? AND games BETWEEN 1 AND ?"
+            "   ORDER BY ordinal DESC, user_id LIMIT ?"
+            " ) top JOIN season_ratings s ON s.user_id = top.user_id"
+            " JOIN ratings r"
+            " ON r.guild_id = s.guild_id AND r.game = s.game AND r.user_id = s.user_id"
+            f" WHERE {where} ORDER BY top.ordinal DESC, top.user_id",
+            (*key, minimum - 1, PROVISIONAL_LISTED, *key),
         )
         provisional = [Standing.from_row(row) for row in provisional_rows]
         provisional_total = int(provisional_rows[0]["total"]) if provisional_rows else 0
     return LeaderboardPage(
         game=game,
+        season=season,
         sort=sort,
         page=page,
         pages=pages,
@@ -185,10 +220,25 @@ class Favourite:
 
 
 @dataclass(frozen=True)
+class SeasonRecord:
+    """One player's line on the ladder of the season running now."""
+
+    ordinal: float
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True)
 class GameStats:
     game: str
-    standing: Standing
-    rank: int | None  # None while provisional (or with no ladder games)
+    standing: Standing  # lifetime
+    season: Season  # the season running now
+    this_season: SeasonRecord | None  # None: no game against players this season
+    rank: int | None  # in the season; None while provisional (or with no ladder games)
     ranked_total: int
     minimum_games: int
     favourite: Favourite | None
@@ -250,24 +300,35 @@ async def player_stats(
     db: Database, guild_id: int, user_id: int, *, provisional_games: int = 3
 ) -> PlayerStats:
     minimum = ladder_minimum(provisional_games)
-    # game IN (...) turns the lookup into one primary-key probe per game; the rank is
-    # the count of ranked players ahead in the rating order: two ranges of the covering
-    # ratings_ladder index (higher ordinal; same ordinal, lower user id), kept as two
-    # counts because an OR of them makes SQLite scan the primary key instead. ?1 is the
-    # minimum of ladder games, ?2 the server, ?3 the player.
+    # game IN (...) turns the lookup into one primary-key probe per game, joined to the
+    # season running (season 1 without a row) and the player's line on its ladder; the
+    # rank is the count of ranked players ahead in the rating order: two ranges of the
+    # covering season_ratings_ladder index (higher ordinal; same ordinal, lower user id),
+    # kept as two counts because an OR of them makes SQLite scan the primary key instead.
+    # ?1 is the minimum of ladder games, ?2 the server, ?3 the player.
+    season = "COALESCE(c.number, 1)"
     rows = await db.fetch_all(
-        f"SELECT {_STANDING_COLUMNS}, r.game AS game,"
-        " CASE WHEN r.games >= ?1 THEN 1 + ("
-        "   SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
-        "   AND o.ordinal > r.ordinal AND o.games >= ?1"
+        f"SELECT {_STANDING_COLUMNS}, r.game AS game, {season} AS season_number,"
+        " COALESCE(c.name, '') AS season_name, c.started_at AS season_started,"
+        " s.ordinal AS season_ordinal, s.wins AS season_wins, s.losses AS season_losses,"
+        " s.draws AS season_draws, s.games AS season_games, s.streak AS season_streak,"
+        " s.best_streak AS season_best_streak,"
+        " CASE WHEN s.games >= ?1 THEN 1 + ("
+        "   SELECT COUNT(*) FROM season_ratings o WHERE o.guild_id = s.guild_id"
+        "   AND o.game = s.game AND o.season = s.season AND o.ordinal > s.ordinal"
+        "   AND o.games >= ?1"
         " ) + ("
-        "   SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
-        "   AND o.ordinal = r.ordinal AND o.user_id < r.user_id AND o.games >= ?1"
+        "   SELECT COUNT(*) FROM season_ratings o WHERE o.guild_id = s.guild_id"
+        "   AND o.game = s.game AND o.season = s.season AND o.ordinal = s.ordinal"
+        "   AND o.user_id < s.user_id AND o.games >= ?1"
         " ) END AS rank,"
-        " (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game = r.game"
-        "   AND o.games >= ?1) AS ranked_total"
-        f" FROM ratings r WHERE r.guild_id = ?2 AND r.game IN ({_GAME_LIST})"
-        " AND r.user_id = ?3",
+        " (SELECT COUNT(*) FROM season_ratings o WHERE o.guild_id = r.guild_id"
+        f"   AND o.game = r.game AND o.season = {season} AND o.games >= ?1) AS ranked_total"
+        " FROM ratings r"
+        " LEFT JOIN season_current c ON c.guild_id = r.guild_id AND c.game = r.game"
+        " LEFT JOIN season_ratings s ON s.guild_id = r.guild_id AND s.game = r.game"
+        f"   AND s.season = {season} AND s.user_id = r.user_id"
+        f" WHERE r.guild_id = ?2 AND r.game IN ({_GAME_LIST}) AND r.user_id = ?3",
         (minimum, guild_id, user_id),
     )
     favourites = await _favourites(db, guild_id, user_id)
@@ -276,6 +337,24 @@ async def player_stats(
         GameStats(
             game=row["game"],
             standing=Standing.from_row(row),
+            season=Season(
+                guild_id,
+                row["game"],
+                row["season_number"],
+                row["season_name"],
+                row["season_started"],
+            ),
+            this_season=None
+            if row["season_games"] is None
+            else SeasonRecord(
+                ordinal=row["season_ordinal"],
+                wins=row["season_wins"],
+                losses=row["season_losses"],
+                draws=row["season_draws"],
+                games=row["season_games"],
+                streak=row["season_streak"],
+                best_streak=row["season_best_streak"],
+            ),
             rank=row["rank"],
             ranked_total=row["ranked_total"],
             minimum_games=minimum,
@@ -394,17 +473,3 @@ def _score_line(summary: str) -> str | None:
         return None
     line = data.get("score_line") if isinstance(data, dict) else None
     return line if isinstance(line, str) and line else None
-
-
-# -- admin -----------------------------------------------------------------------------------
-
-
-async def reset_leaderboard(conn: Connection, guild_id: int, game: str) -> int:
-    """Clear one game's ladder on one server (ratings, records, streaks, favourite picks),
-    inside the caller's transaction. The finished games stay in the history. Returns how
-    many players were on it."""
-    cleared = await conn.execute(
-        "DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game)
-    )
-    await conn.execute("DELETE FROM player_picks WHERE guild_id = ? AND game = ?", (guild_id, game))
-    return cleared

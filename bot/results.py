@@ -1,9 +1,14 @@
-"""Finished games: the result rows and the per-server ratings, in the caller's transaction.
+"""Finished games: the result rows, the season's ladder and each player's lifetime record
+on the server, in the caller's transaction.
 
 Ratings use openskill's Plackett-Luce model (a maintained Weng-Lin Bayesian rating): it
 handles two-player wins and draws and multiplayer rankings with shared places alike, so
 Weighted Dice's shared wins need no special case. Games against the AI are recorded, but
-only move the separate AI record, never the human ladder.
+only move the separate AI record, never a ladder.
+
+Two ladders move with a game between players: the current season's (``season_ratings``,
+what ``/leaderboard`` ranks; see ``bot.seasons``) and the lifetime record (``ratings``: a
+rating that never restarts, W/L/D, streaks, the AI record, score averages).
 """
 
 from __future__ import annotations
@@ -11,10 +16,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from openskill.models import PlackettLuce
 
+from bot.seasons import lock_current_season
 from game_core.base import GameResult
 
 if TYPE_CHECKING:
@@ -39,9 +46,24 @@ async def record_result(
     now: float,
 ) -> int:
     vs_ai = any(seat.is_ai for seat in seats)
+    humans = [seat for seat in seats if not seat.is_ai]
+    season = None
+    if not vs_ai and len(humans) >= 2:
+        # First: it takes the season's lock (see bot.seasons), before any other row.
+        season = await record_in_current_season(
+            conn,
+            guild_id=session.guild_id,
+            game=session.game,
+            placings=[
+                Placing(seat.user_id, result.ranks[seat.seat], result.outcome(seat.seat))
+                for seat in humans
+            ],
+            now=now,
+        )
     result_id = await conn.fetch_value(
         "INSERT INTO results (session_id, game, guild_id, channel_id, message_id, reason, draw,"
-        " vs_ai, summary, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        " vs_ai, summary, finished_at, season) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " RETURNING id",
         (
             session.id,
             session.game,
@@ -53,6 +75,7 @@ async def record_result(
             int(vs_ai),
             json.dumps(summary, sort_keys=True),
             now,
+            season,
         ),
     )
     assert isinstance(result_id, int)
@@ -82,14 +105,97 @@ async def record_result(
     return result_id
 
 
-# The streak after one more game, from the stored streak: +n after n wins in a row, -n
-# after n losses; a draw resets it. Only win streaks count towards the best streak.
-_NEXT_STREAK_SQL = {
-    "win": "CASE WHEN ratings.streak > 0 THEN ratings.streak + 1 ELSE 1 END",
-    "loss": "CASE WHEN ratings.streak < 0 THEN ratings.streak - 1 ELSE -1 END",
-    "draw": "0",
-}
+def _next_streak_sql(table: str, outcome: str) -> str:
+    """The streak after one more game, from the stored streak: +n after n wins in a row,
+    -n after n losses; a draw resets it. Only win streaks count towards the best streak."""
+    return {
+        "win": f"CASE WHEN {table}.streak > 0 THEN {table}.streak + 1 ELSE 1 END",
+        "loss": f"CASE WHEN {table}.streak < 0 THEN {table}.streak - 1 ELSE -1 END",
+        "draw": "0",
+    }[outcome]
+
+
 _FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One player's place in a ranked outcome between players (1 is first; equal places
+    share a rank, as in ``GameResult.ranks``)."""
+
+    user_id: int
+    rank: int
+    outcome: Literal["win", "loss", "draw"]
+
+
+def rate(
+    current: dict[int, tuple[float, float]], placings: Sequence[Placing]
+) -> dict[int, tuple[float, float]]:
+    """Everyone's (mu, sigma) after one ranked outcome, from their (mu, sigma) before."""
+    teams = [
+        [RATING_MODEL.rating(mu=current[p.user_id][0], sigma=current[p.user_id][1])]
+        for p in placings
+    ]
+    rated = RATING_MODEL.rate(teams, ranks=[p.rank for p in placings])
+    return {p.user_id: (team[0].mu, team[0].sigma) for p, team in zip(placings, rated, strict=True)}
+
+
+async def record_in_current_season(
+    conn: Connection, *, guild_id: int, game: str, placings: Sequence[Placing], now: float
+) -> int:
+    """Rank one outcome between two or more players in the season running now, in the
+    caller's transaction: the season's ratings, W/L/D, games and streaks. Returns the
+    season's number. A finished game calls this once; anything else that produces a
+    ranked outcome (a match of several games, say) can call it the same way. Never with
+    the AI: games against it are never ranked."""
+    if len(placings) < 2:
+        raise ValueError("a ranked outcome needs at least two players")
+    season = await lock_current_season(conn, guild_id, game, now)
+    user_ids = sorted(p.user_id for p in placings)
+    marks = ", ".join("?" for _ in user_ids)
+    rows = await conn.fetch_all(
+        "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND game = ?"
+        f" AND season = ? AND user_id IN ({marks})",
+        (guild_id, game, season, *user_ids),
+    )
+    stored = {row[0]: (row[1], row[2]) for row in rows}
+    default = (RATING_MODEL.mu, RATING_MODEL.sigma)
+    rated = rate({user: stored.get(user, default) for user in user_ids}, placings)
+    # In user id order, so two transactions never wait for each other's rows in a circle.
+    for placing in sorted(placings, key=lambda p: p.user_id):
+        mu, sigma = rated[placing.user_id]
+        streak = _next_streak_sql("season_ratings", placing.outcome)
+        first_streak = _FIRST_STREAK[placing.outcome]
+        await conn.execute(
+            "INSERT INTO season_ratings (guild_id, game, season, user_id, mu, sigma, ordinal,"
+            " wins, losses, draws, games, streak, best_streak, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)"
+            " ON CONFLICT (guild_id, game, season, user_id) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
+            " wins = season_ratings.wins + excluded.wins,"
+            " losses = season_ratings.losses + excluded.losses,"
+            " draws = season_ratings.draws + excluded.draws,"
+            " games = season_ratings.games + 1,"
+            f" best_streak = CASE WHEN season_ratings.best_streak > {streak}"
+            f" THEN season_ratings.best_streak ELSE {streak} END, streak = {streak},"
+            " updated_at = excluded.updated_at",
+            (
+                guild_id,
+                game,
+                season,
+                placing.user_id,
+                mu,
+                sigma,
+                ordinal(mu, sigma),
+                int(placing.outcome == "win"),
+                int(placing.outcome == "loss"),
+                int(placing.outcome == "draw"),
+                first_streak,
+                max(0, first_streak),
+                now,
+            ),
+        )
+    return season
 
 
 async def _update_ratings(
@@ -114,19 +220,17 @@ async def _update_ratings(
     current = await _current_ratings(conn, session, [seat.user_id for seat in humans])
     new_ratings = {seat.user_id: current[seat.user_id] for seat in humans}
     if len(humans) >= 2:
-        teams = [
-            [RATING_MODEL.rating(mu=current[s.user_id][0], sigma=current[s.user_id][1])]
-            for s in humans
+        placings = [
+            Placing(seat.user_id, result.ranks[seat.seat], result.outcome(seat.seat))
+            for seat in humans
         ]
-        rated = RATING_MODEL.rate(teams, ranks=[result.ranks[s.seat] for s in humans])
-        for seat, team in zip(humans, rated, strict=True):
-            new_ratings[seat.user_id] = (team[0].mu, team[0].sigma)
+        new_ratings.update(rate(current, placings))
 
     for seat in in_id_order:
         outcome = result.outcome(seat.seat)
         mu, sigma = new_ratings[seat.user_id]
         score = _final_score(result, seat.seat)
-        streak = _NEXT_STREAK_SQL[outcome]
+        streak = _next_streak_sql("ratings", outcome)
         first_streak = _FIRST_STREAK[outcome]
         # One upsert per player: the VALUES are what a first game leaves behind, the
         # UPDATE adds this game to an existing row (SET expressions see the old values,

@@ -1,14 +1,18 @@
 """``/dicebot``: the bot's own commands — checking the set-up, and server administration.
 
-``check`` is for everyone. ``settings``, ``cancel`` and ``reset-leaderboard`` need
-**Manage Server**: they carry ``default_permissions(manage_guild=True)`` as the intent, but
-Discord only honours default permissions on a top-level command (and ``/dicebot check``
-must stay visible to all), so the real guard is the run-time check on
+``check`` and ``season list`` are for everyone. ``settings``, ``cancel`` and ``season new``
+need **Manage Server**: they carry ``default_permissions(manage_guild=True)`` as the
+intent, but Discord only honours default permissions on a top-level command (and
+``/dicebot check`` must stay visible to all), so the real guard is the run-time check on
 ``interaction.permissions``, which every admin action makes again.
 
-The reset confirmation buttons are DynamicItems (prefix ``adm:``):
-``adm:reset:<game>:<admin user id>:<issued at, unix seconds>:<yes|no>``; they expire after
-``CONFIRM_SECONDS`` and only the admin who asked may press them.
+``season new`` closes the season of one game or of all four and starts the next (see
+``bot.seasons``), after a confirmation. The request (its games, the seasons it would
+close, the new season's name, who asked and when) is stored in ``season_requests``; the
+confirmation buttons are DynamicItems (prefix ``adm:``) that carry only its id:
+``adm:season:<request id>:<yes|no>``. They expire after ``CONFIRM_SECONDS``, only the admin
+who asked may press them, and a request is answered once: the transaction that closes
+the seasons deletes it, and refuses if any of those seasons was closed meanwhile.
 """
 
 from __future__ import annotations
@@ -25,14 +29,24 @@ from pydantic import ValidationError
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
-from bot.guild_settings import GuildSettings, save_guild_overrides
-from bot.leaderboard import GAME_TITLES, game_title, reset_leaderboard
+from bot.guild_settings import GuildSettings, save_guild_overrides, setting_bounds
+from bot.leaderboard import GAME_TITLES, GAMES, game_title, leaderboard_page
 from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
-from bot.storage import Connection
+from bot.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
+from bot.seasons import (
+    ClosedSeason,
+    Season,
+    SeasonChanged,
+    clean_name,
+    close_season,
+    closed_seasons,
+    current_season,
+)
+from bot.storage import Connection, Database
 from bot.text import escape
-from cogs.leaderboard import GAME_CHOICES
+from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 
 CANCEL_REASON = "stopped by an admin"
 CONFIRM_SECONDS = 300
@@ -96,14 +110,6 @@ def setting_value_text(field: str, value: int) -> str:
     return f"{value} s ({duration_text(value)})" if value >= 60 else f"{value} s"
 
 
-def setting_bounds(field: str) -> tuple[int | None, int | None]:
-    low = high = None
-    for rule in GuildSettings.model_fields[field].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    return low, high
-
-
 def settings_error_text(error: ValidationError, given: dict[str, Any]) -> str:
     """One clear line per refused setting, naming it and its allowed range."""
     lines = []
@@ -148,78 +154,242 @@ async def stored_overrides(conn: Connection, guild_id: int) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k in GuildSettings.model_fields}
 
 
-# -- the reset confirmation ---------------------------------------------------------------------
+# -- seasons ----------------------------------------------------------------------------------
 
 
-class ResetConfirmButton(
+def season_text(season: Season) -> str:
+    """ "Season 2 · Spring Cup" with the name escaped, for a message."""
+    return f"Season {season.number}" + (f" · {escape(season.name)}" if season.name else "")
+
+
+def season_dates(season: Season) -> str:
+    if season.started_at is None:
+        return "no games yet"
+    start = f"<t:{int(season.started_at)}:D>"
+    if season.ended_at is None:
+        return f"since {start}"
+    return f"{start} – <t:{int(season.ended_at)}:D>"
+
+
+def players_text(count: int) -> str:
+    return f"{count} player{'s' if count != 1 else ''}"
+
+
+async def season_players(db: Database, season: Season) -> int:
+    """Players with a game against other players in a season."""
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS players FROM season_ratings"
+        " WHERE guild_id = ? AND game = ? AND season = ?",
+        (season.guild_id, season.game, season.number),
+    )
+    return 0 if row is None else int(row["players"])
+
+
+def confirmation_text(plan: list[tuple[Season, int]], new_name: str, expires_in: int) -> str:
+    """The question ``/dicebot season new`` asks before anything changes."""
+    new = f" · {escape(new_name)}" if new_name else ""
+    lines = ["⚠️ **Close the current season and start a new one?**"]
+    for season, players in plan:
+        lines.append(
+            f"• **{game_title(season.game)}**: {season_text(season)} ({players_text(players)}) "
+            f"→ **Season {season.number + 1}{new}**"
+        )
+    example = plan[0][0]
+    lines += [
+        "",
+        "What happens:",
+        "• The closed season's final standings are kept and never change: "
+        f"`/leaderboard game:{game_title(example.game)} season:{example.number}` shows them.",
+        "• Everyone's rating starts fresh in the new season. Lifetime records (`/stats`) and "
+        "`/history` stay as they are.",
+        "• Games being played now count in the new season when they finish.",
+        f"This confirmation expires in {duration_text(expires_in)}.",
+    ]
+    return "\n".join(lines)
+
+
+async def request_season(
+    db: Database,
+    *,
+    guild_id: int,
+    game: str | None,
+    name: str,
+    admin_id: int,
+    now: float,
+) -> tuple[int, list[tuple[Season, int]]]:
+    """Store an admin's request to close the seasons of ``game`` (None: every game);
+    returns its id and, per game, the season it would close with its players."""
+    plan = []
+    for each in GAMES if game is None else (game,):
+        season = await current_season(db, guild_id, each)
+        plan.append((season, await season_players(db, season)))
+    numbers = {season.game: season.number for season, _ in plan}
+    async with db.transaction() as conn:
+        # Confirmations nobody answered before they expired are of no use any more.
+        await conn.execute(
+            "DELETE FROM season_requests WHERE issued_at < ?", (now - CONFIRM_SECONDS,)
+        )
+        request_id = await conn.fetch_value(
+            "INSERT INTO season_requests (guild_id, game, name, admin_id, issued_at, numbers)"
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (guild_id, game, name, admin_id, now, json.dumps(numbers, sort_keys=True)),
+        )
+    assert isinstance(request_id, int)
+    return request_id, plan
+
+
+class SeasonConfirmButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=(
-        r"adm:reset:(?P<game>[a-z_]{1,32}):(?P<admin>[0-9]{1,20}):(?P<at>[0-9]{1,12})"
-        r":(?P<choice>yes|no)"
-    ),
+    template=r"adm:season:(?P<request>[0-9]{1,19}):(?P<choice>yes|no)",
 ):
-    def __init__(self, game: str, admin_id: int, issued_at: int, choice: str) -> None:
-        self.game, self.admin_id, self.issued_at, self.choice = game, admin_id, issued_at, choice
-        title = game_title(game)
+    def __init__(self, request_id: int, choice: str) -> None:
+        self.request_id, self.choice = request_id, choice
         super().__init__(
             discord.ui.Button(
-                label=f"Reset the {title} leaderboard" if choice == "yes" else "Keep it",
+                label="Close the season" if choice == "yes" else "Keep it",
                 style=discord.ButtonStyle.danger
                 if choice == "yes"
                 else discord.ButtonStyle.secondary,
-                custom_id=f"adm:reset:{game}:{admin_id}:{issued_at}:{choice}",
+                custom_id=f"adm:season:{request_id}:{choice}",
             )
         )
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ResetConfirmButton:
-        return cls(match["game"], int(match["admin"]), int(match["at"]), match["choice"])
+    ) -> SeasonConfirmButton:
+        return cls(int(match["request"]), match["choice"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
         assert isinstance(bot, DiceBot)
-        if interaction.user.id != self.admin_id:
-            raise NotYourGame("Only the admin who asked for this reset can answer it.")
-        title = game_title(self.game)
-        if self.choice == "no":
+        if interaction.guild_id is None:
+            raise UserError("This confirmation belongs to a server.")
+        request = await bot.db.fetch_one(
+            "SELECT id, game, name, admin_id, issued_at, numbers FROM season_requests"
+            " WHERE id = ? AND guild_id = ?",
+            (self.request_id, interaction.guild_id),
+        )
+        if request is None:
             await answer_for(interaction).update(
-                content=f"Nothing was changed: the {title} leaderboard stays as it was.",
+                content="This confirmation was already answered: nothing more was changed.",
                 view=None,
             )
             return
-        require_manage_guild(interaction, "reset a leaderboard")
-        if self.game not in GAME_TITLES:
-            raise UserError("That game does not exist any more: nothing was changed.")
-        if bot.clock.now() - self.issued_at > CONFIRM_SECONDS:
+        if interaction.user.id != request["admin_id"]:
+            raise NotYourGame("Only the admin who asked to close the season can answer this.")
+        if self.choice == "no":
+            await forget_request(bot.db, self.request_id)
+            await answer_for(interaction).update(
+                content="Nothing was changed: the seasons go on.", view=None
+            )
+            return
+        require_manage_guild(interaction, "close a season")
+        now = bot.clock.now()
+        if now - request["issued_at"] > CONFIRM_SECONDS:
+            await forget_request(bot.db, self.request_id)
             await answer_for(interaction).update(
                 content=(
                     "This confirmation expired, so nothing was changed. Run "
-                    "`/dicebot reset-leaderboard` again if you still want the reset."
+                    "`/dicebot season new` again if you still want a new season."
                 ),
                 view=None,
             )
             return
-        assert interaction.guild_id is not None
+        settings = await bot.sessions.guild_settings(interaction.guild_id)
+        numbers: dict[str, int] = json.loads(request["numbers"])
+        closed: list[ClosedSeason] = []
         async with bot.db.transaction() as conn:
-            cleared = await reset_leaderboard(conn, interaction.guild_id, self.game)
-        await answer_for(interaction).update(
-            content=(
-                f"🧹 The {title} leaderboard of this server was reset: {cleared} player"
-                f"{'s' if cleared != 1 else ''} cleared (ratings, records, streaks and "
-                "favourite picks). Finished games stay in `/history`."
-            ),
-            view=None,
+            # Deleting the request first makes a second press (or a second process) find
+            # nothing to do: only one transaction closes these seasons.
+            taken = await conn.execute(
+                "DELETE FROM season_requests WHERE id = ?", (self.request_id,)
+            )
+            if taken == 1:
+                for game in sorted(numbers, key=GAMES.index):
+                    try:
+                        closed.append(
+                            await close_season(
+                                conn,
+                                guild_id=interaction.guild_id,
+                                game=game,
+                                expected=numbers[game],
+                                name=request["name"],
+                                closed_by=interaction.user.id,
+                                provisional_games=settings.provisional_games,
+                                now=now,
+                            )
+                        )
+                    except SeasonChanged as error:
+                        raise UserError(f"{game_title(game)}: {error}") from None
+        if not closed:
+            await answer_for(interaction).update(
+                content="This confirmation was already answered: nothing more was changed.",
+                view=None,
+            )
+            return
+        await answer_for(interaction).update(content=closed_text(closed), view=None)
+
+
+def closed_text(closed: list[ClosedSeason]) -> str:
+    lines = ["🏁 **New season started.**"]
+    for done in closed:
+        title = game_title(done.closed.game)
+        if done.players:
+            ending = (
+                f"closed with {players_text(done.players)} (final standings: "
+                f"`/leaderboard game:{title} season:{done.closed.number}`)"
+            )
+        else:
+            ending = "closed without games between players"
+        lines.append(
+            f"• **{title}**: {season_text(done.closed)} {ending}; "
+            f"**{season_text(done.started)}** has begun."
         )
+    lines.append(
+        "Ratings start fresh from the next game; lifetime records and `/history` stay. "
+        "`/dicebot season list` shows every season."
+    )
+    return "\n".join(lines)
 
 
-def reset_view(game: str, admin_id: int, issued_at: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(ResetConfirmButton(game, admin_id, issued_at, "yes"))
-    view.add_item(ResetConfirmButton(game, admin_id, issued_at, "no"))
-    return view
+async def forget_request(db: Database, request_id: int) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("DELETE FROM season_requests WHERE id = ?", (request_id,))
+
+
+async def seasons_embed(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> discord.Embed:
+    """``/dicebot season list``: per game, the season running and the closed ones with
+    their winners."""
+    settings = await bot.sessions.guild_settings(guild_id)
+    embed = discord.Embed(title="🗓️ Seasons in this server", colour=palette.EMBED_INFO)
+    for game in games:
+        current = await current_season(bot.db, guild_id, game)
+        lines = [
+            f"Now: **{season_text(current)}**, {season_dates(current)} · "
+            f"{players_text(await season_players(bot.db, current))}"
+        ]
+        for season in await closed_seasons(bot.db, guild_id, game):
+            board = await leaderboard_page(
+                bot.db,
+                guild_id,
+                game,
+                season=season,
+                provisional_games=settings.provisional_games,
+            )
+            if board.rows:
+                top = board.rows[0].standing
+                winner = player_name(top.user_id, top.display_name)
+                outcome = f"🏆 {winner} · {players_text(board.ranked_total)} ranked"
+            else:
+                outcome = "nobody ranked"
+            lines.append(f"{season_text(season)}, {season_dates(season)} · {outcome}")
+        embed.add_field(name=game_title(game), value=join_lines(lines, FIELD_LIMIT), inline=False)
+    embed.set_footer(
+        text="A closed season's final standings: /leaderboard game:<game> season:<number>"
+    )
+    return embed
 
 
 class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot set-up and admin."):
@@ -228,7 +398,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.register_components(ResetConfirmButton)
+        self.bot.register_components(SeasonConfirmButton)
 
     @app_commands.command(
         name="check", description="Check that I can post here and send you secret moves by DM."
@@ -360,32 +530,67 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             )
         await answer_for(interaction).send(text, allowed_mentions=discord.AllowedMentions.none())
 
-    @app_commands.command(
-        name="reset-leaderboard",
-        description="Clear one game's leaderboard on this server (Manage Server).",
+    season = app_commands.Group(
+        name="season", description="Leaderboard seasons: list them, or start a new one."
     )
-    @app_commands.describe(game="Which game's leaderboard to clear.")
+
+    @season.command(
+        name="new",
+        description="Close the current season (one game or all) and start a new one "
+        "(Manage Server).",
+    )
+    @app_commands.describe(
+        name=f"A name for the new season (up to {SEASON_NAME_LIMIT} characters).",
+        game="Only this game's season (default: every game).",
+    )
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
-    async def reset_leaderboard_command(self, interaction: discord.Interaction, game: str) -> None:
-        require_manage_guild(interaction, "reset a leaderboard")
-        if game not in GAME_TITLES:
+    async def season_new(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, SEASON_NAME_LIMIT] | None = None,
+        game: str | None = None,
+    ) -> None:
+        require_manage_guild(interaction, "start a new season")
+        assert interaction.guild_id is not None
+        if game is not None and game not in GAME_TITLES:
             raise UserError("Pick a game from the list Discord offers.")
-        title = game_title(game)
-        issued_at = int(self.bot.clock.now())
-        view = reset_view(game, interaction.user.id, issued_at)
+        cleaned = clean_name(name)
+        request_id, plan = await request_season(
+            self.bot.db,
+            guild_id=interaction.guild_id,
+            game=game,
+            name=cleaned,
+            admin_id=interaction.user.id,
+            now=self.bot.clock.now(),
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(SeasonConfirmButton(request_id, "yes"))
+        view.add_item(SeasonConfirmButton(request_id, "no"))
         await answer_for(interaction).send(
-            f"⚠️ Reset the **{title}** leaderboard of this server? Every player's {title} "
-            "rating, record, streaks and favourite picks here are cleared for good; finished "
-            f"games stay in `/history`. This confirmation expires in "
-            f"{duration_text(CONFIRM_SECONDS)}.",
+            confirmation_text(plan, cleaned, CONFIRM_SECONDS),
             view=view,
             ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         # discord.py gives an ephemeral view a 15-minute timer and keeps it in memory;
         # the buttons are DynamicItems routed by custom_id, so the view object can go.
         view.stop()
+
+    @season.command(name="list", description="This server's seasons: now and past, with winners.")
+    @app_commands.describe(game="Only this game's seasons (default: every game).")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def season_list(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        if game is not None and game not in GAME_TITLES:
+            raise UserError("Pick a game from the list Discord offers.")
+        games = GAMES if game is None else (game,)
+        await answer_for(interaction).send(
+            embed=await seasons_embed(self.bot, interaction.guild_id, games),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -36,7 +36,7 @@ GAME_LINES: dict[str, tuple[str, str]] = {
     "weighted_dice": (
         "5 to 12 players",
         "the house hands two players a die each; everyone else bets on the higher roll. "
-        "First to 150 points wins.",
+        "First to 150 points wins, or play a short game.",
     ),
     "dimension_duel": (
         "2 players",

@@ -1,10 +1,13 @@
 """``/leaderboard``, ``/stats`` and ``/history``: this server's ladders and records.
 
-The queries live in ``bot.leaderboard``; this module renders them as embeds. Page buttons
-are DynamicItems (prefix ``lb:``) whose custom_id carries the game, the sort and the page
-to show (the server is the interaction's), so they keep working after a restart:
-``lb:<game>:<rating|wins|win_rate>:<page>:<p|n>`` (``p``/``n`` only keeps the Previous and
-Next buttons' ids distinct when both point at the same page).
+The queries live in ``bot.leaderboard``; this module renders them as embeds. A
+leaderboard is one season's (``bot.seasons``): the one running, or a closed one's final
+standings with ``season:<number>``. Page buttons are DynamicItems (prefix ``lb:``) whose
+custom_id carries the game, the sort, the page and the season to show (the server is the
+interaction's), so they keep working after a restart and keep showing the season they
+were made for after it closes: ``lb:<game>:<rating|wins|win_rate>:<page>:<p|n>:s<season>``
+(``p``/``n`` only keeps the Previous and Next buttons' ids distinct when both point at the
+same page; buttons from before seasons, without ``:s<season>``, show the season running).
 
 Players appear under the display name they last played under in this server (stored
 with their rating and with each game's seats), escaped: a mention would show as an
@@ -40,6 +43,7 @@ from bot.leaderboard import (
 from bot.leaderboard import history as finished_games
 from bot.pictures import palette
 from bot.replies import Guarded
+from bot.seasons import Season, closed_seasons, current_season, find_season
 from bot.text import escape, plural
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
@@ -157,12 +161,30 @@ def start_hint(bot: DiceBot, game: str) -> str:
 # -- /leaderboard ------------------------------------------------------------------------------
 
 
+def season_heading(season: Season) -> str:
+    """The line under a leaderboard's title (which names the season): since when it runs,
+    or that these are a closed season's final standings and its dates."""
+    if season.closed:
+        assert season.started_at is not None and season.ended_at is not None
+        return (
+            f"**Final standings** of a closed season (<t:{int(season.started_at)}:D> – "
+            f"<t:{int(season.ended_at)}:D>): they never change."
+        )
+    if season.started_at is None:
+        return "The first season: it starts with the first game between players."
+    return f"This season started <t:{int(season.started_at)}:D>."
+
+
 def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
     title = game_title(board.game)
-    embed = discord.Embed(title=f"🏆 {title} leaderboard", colour=COLOUR)
-    lines: list[str] = []
-    if board.empty:
-        lines.append(f"No finished {title} games between players in this server yet. {hint}")
+    season = board.season
+    label = f"Season {season.number}" + (f" · {escape(season.name)}" if season.name else "")
+    embed = discord.Embed(title=f"🏆 {title} leaderboard — {label}", colour=COLOUR)
+    lines: list[str] = [season_heading(season)]
+    if board.empty and season.closed:
+        lines.append(f"Nobody played {title} against other players in this season.")
+    elif board.empty:
+        lines.append(f"No finished {title} games between players this season yet. {hint}")
     elif board.ranked_total == 0:
         lines.append(
             f"Nobody has played {board.minimum_games} {title} games yet, so nobody is ranked: "
@@ -208,19 +230,27 @@ class PageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         r"lb:(?P<game>[a-z_]{1,32}):(?P<sort>rating|wins|win_rate)"
-        r":(?P<page>[1-9][0-9]{0,5}):(?P<dir>[pn])"
+        r":(?P<page>[1-9][0-9]{0,5}):(?P<dir>[pn])(?::s(?P<season>[1-9][0-9]{0,5}))?"
     ),
 ):
     def __init__(
-        self, game: str, sort: SortKey, page: int, direction: str, *, disabled: bool
+        self,
+        game: str,
+        sort: SortKey,
+        page: int,
+        direction: str,
+        *,
+        season: int | None,
+        disabled: bool,
     ) -> None:
-        self.game, self.sort, self.page = game, sort, page
+        self.game, self.sort, self.page, self.season = game, sort, page, season
         label = "◀ Previous" if direction == "p" else "Next ▶"
+        pinned = "" if season is None else f":s{season}"
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"lb:{game}:{sort}:{page}:{direction}",
+                custom_id=f"lb:{game}:{sort}:{page}:{direction}{pinned}",
                 disabled=disabled,
             )
         )
@@ -230,7 +260,10 @@ class PageButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
         sort: SortKey = match["sort"]  # type: ignore[assignment]
-        return cls(match["game"], sort, int(match["page"]), match["dir"], disabled=False)
+        season = None if match["season"] is None else int(match["season"])
+        return cls(
+            match["game"], sort, int(match["page"]), match["dir"], season=season, disabled=False
+        )
 
     async def handle(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
@@ -238,7 +271,7 @@ class PageButton(
         if interaction.guild_id is None or self.game not in GAME_TITLES:
             raise UserError("This leaderboard is no longer available: use `/leaderboard`.")
         fields = await leaderboard_fields(
-            bot, interaction.guild_id, self.game, self.sort, self.page
+            bot, interaction.guild_id, self.game, self.sort, self.page, self.season
         )
         await answer_for(interaction).update(**fields)
 
@@ -247,8 +280,16 @@ def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
     if board.pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
+    season = board.season.number
     view.add_item(
-        PageButton(board.game, board.sort, max(1, board.page - 1), "p", disabled=board.page <= 1)
+        PageButton(
+            board.game,
+            board.sort,
+            max(1, board.page - 1),
+            "p",
+            season=season,
+            disabled=board.page <= 1,
+        )
     )
     view.add_item(
         PageButton(
@@ -256,18 +297,48 @@ def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
             board.sort,
             min(board.pages, board.page + 1),
             "n",
+            season=season,
             disabled=board.page >= board.pages,
         )
     )
     return view
 
 
+async def seasons_known(bot: DiceBot, guild_id: int, game: str) -> str:
+    """Which seasons of ``game`` exist here, for a refusal."""
+    current = await current_season(bot.db, guild_id, game)
+    closed = await closed_seasons(bot.db, guild_id, game, limit=1)
+    if not closed:
+        return f"{game_title(game)} has only season {current.number} here, the one running"
+    return (
+        f"{game_title(game)} seasons here run up to {current.number}, the one running "
+        "(`/dicebot season list` shows them all)"
+    )
+
+
 async def leaderboard_fields(
-    bot: DiceBot, guild_id: int, game: str, sort: SortKey, page: int
+    bot: DiceBot,
+    guild_id: int,
+    game: str,
+    sort: SortKey,
+    page: int,
+    season_number: int | None = None,
 ) -> dict[str, Any]:
     settings = await bot.sessions.guild_settings(guild_id)
+    season = None
+    if season_number is not None:
+        season = await find_season(bot.db, guild_id, game, season_number)
+        if season is None:
+            known = await seasons_known(bot, guild_id, game)
+            raise UserError(f"There is no season {season_number}: {known}.")
     board = await leaderboard_page(
-        bot.db, guild_id, game, sort=sort, page=page, provisional_games=settings.provisional_games
+        bot.db,
+        guild_id,
+        game,
+        season=season,
+        sort=sort,
+        page=page,
+        provisional_games=settings.provisional_games,
     )
     return {
         "embed": leaderboard_embed(board, start_hint(bot, game)),
@@ -280,22 +351,31 @@ async def leaderboard_fields(
 
 
 def game_stats_text(stats: GameStats) -> str:
+    """One game's field: this season's rating and rank, then the lifetime record."""
     s = stats.standing
+    season = f"Season {stats.season.number}" + (
+        f" · {escape(stats.season.name)}" if stats.season.name else ""
+    )
+    record = stats.this_season
     lines: list[str] = []
-    if s.games == 0:
-        lines.append("No games against other players yet.")
+    if record is None:
+        if s.games:
+            lines.append(f"{season}: no games against other players yet this season.")
     elif stats.rank is None:
         lines.append(
-            f"Rating **{rating_text(s)}** · provisional ({s.games} of {stats.minimum_games} "
-            "games to be ranked)"
+            f"{season}: rating **{record.ordinal:.1f}** · provisional ({record.games} of "
+            f"{stats.minimum_games} games to be ranked)"
         )
     else:
         lines.append(
-            f"Rating **{rating_text(s)}** · rank **#{stats.rank}** of {stats.ranked_total}"
+            f"{season}: rating **{record.ordinal:.1f}** · rank **#{stats.rank}** of "
+            f"{stats.ranked_total} · W/L/D {record_text(record.wins, record.losses, record.draws)}"
         )
-    if s.games:
+    if s.games == 0:
+        lines.append("No games against other players yet.")
+    else:
         lines.append(
-            f"W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
+            f"All time: W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
             f"**{percent(s.win_rate)}** · {plural(s.games, 'game')}"
         )
         lines.append(f"Streak {streak_text(s.streak)} · best win streak **{s.best_streak}**")
@@ -373,7 +453,10 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
             value=join_lines(lines, FIELD_LIMIT),
             inline=False,
         )
-    embed.set_footer(text=RATING_NOTE[0].upper() + RATING_NOTE[1:] + ".")
+    embed.set_footer(
+        text=RATING_NOTE[0].upper() + RATING_NOTE[1:] + "; it starts fresh each season. "
+        "Records and streaks are all time."
+    )
     return embed
 
 
@@ -447,6 +530,7 @@ class Leaderboards(commands.Cog):
         game="Which game.",
         sort="Order by rating (default), wins or win rate.",
         page="Which page of ten (default 1).",
+        season="A past season's final standings, by number (default: the season running).",
     )
     @app_commands.choices(game=GAME_CHOICES, sort=SORT_CHOICES)
     @app_commands.guild_only()
@@ -456,12 +540,15 @@ class Leaderboards(commands.Cog):
         game: str,
         sort: str = "rating",
         page: app_commands.Range[int, 1, 100_000] = 1,
+        season: app_commands.Range[int, 1, 100_000] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         if game not in GAME_TITLES or sort not in SORT_LABELS:
             raise UserError("Pick a game and a sort from the lists Discord offers.")
         sort_key: SortKey = sort  # type: ignore[assignment]
-        fields = await leaderboard_fields(self.bot, interaction.guild_id, game, sort_key, page)
+        fields = await leaderboard_fields(
+            self.bot, interaction.guild_id, game, sort_key, page, season
+        )
         await answer_for(interaction).send(ephemeral=False, **fields)
 
     @app_commands.command(

@@ -5,7 +5,8 @@
   (``game_core.ai.diceman.matchup_table`` and ``equilibrium``).
 - ``/odds weighted [die_a] [die_b]``: the exact win and tie chances of two dice
   (``game_core.weighted_dice.win_probabilities``); one die gives it against every die, none
-  gives the whole grid.
+  gives the whole grid and how many rounds a game lasts by table size, to the card's 150
+  points and as a short game (``game_core.analysis.weighted_lengths``, precomputed).
 - ``/odds knucklebones``: the first-player advantage (95% CI), draws and the typical game
   length for random play (the lab's vectorised simulation, 200,000 games) and medium-AI
   play (10,000 games through the engine), both with a fixed seed. Hard play is too slow to
@@ -37,6 +38,7 @@ from bot.answers import answer_for
 from bot.pictures import palette
 from cogs import odds_figures as figures
 from cogs import odds_render as render
+from game_core.analysis.weighted_lengths import lengths
 from game_core.weighted_dice import DICE
 
 EMBED_COLOUR = discord.Colour(palette.EMBED_INFO)
@@ -106,7 +108,18 @@ def weighted_grid_embed() -> discord.Embed:
         ),
         colour=EMBED_COLOUR,
     )
-    embed.set_footer(text="Pick die_a and die_b for the exact fractions of one pair.")
+    table = lengths()
+    embed.add_field(
+        name="How long a game lasts",
+        value=f"```\n{chr(10).join(render.game_length_lines(table))}\n```"
+        + render.game_length_reading(table),
+        inline=False,
+    )
+    embed.set_footer(
+        text="Pick die_a and die_b for the exact fractions of one pair. Game lengths: the "
+        f"analysis lab's simulation, {4 * table.games_per_mix:,} games per table size and "
+        "target, four house and bettor strategies."
+    )
     return embed
 
 

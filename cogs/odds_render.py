@@ -23,6 +23,9 @@ from bot.pictures import contrast
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
+from game_core.analysis.weighted_dice import DESIGN_ROUNDS
+from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
+from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS
 
 HEATMAP_NAME = "diceman_odds.png"
 
@@ -322,6 +325,37 @@ def odds_grid_lines(dice: Sequence[int], cells: dict[tuple[int, int], float]) ->
         values = "".join(f"{100 * cells[row, column]:>5.1f}%" for column in dice)
         lines.append(f"{'d' + str(row):<5}{values}")
     return lines
+
+
+def game_length_lines(table: LengthTable) -> list[str]:
+    """A monospace table: per table size, the rounds a game to the card's 150 lasts, and
+    the short game's target with its rounds (the lab's simulation)."""
+    lines = [
+        f"       to {TARGET_POINTS}    short game",
+        "seats  rounds    points rounds",
+        "-" * 30,
+    ]
+    for players in TABLE_SIZES:
+        card = table.length(players, TARGET_POINTS)
+        short = table.short_target(players)
+        short_rounds = table.length(players, short).rounds
+        lines.append(f"{players:>5}  {card.rounds:>6}    {short:>6} {short_rounds:>6}")
+    return lines
+
+
+def game_length_reading(table: LengthTable) -> str:
+    """What the length table means for a host choosing the points to win."""
+    low, high = DESIGN_ROUNDS
+    five = table.length(MIN_PLAYERS, TARGET_POINTS)
+    near = [p for p in TABLE_SIZES if low <= table.length(p, TARGET_POINTS).rounds <= high]
+    at = f"{near[0]}" if len(near) == 1 else f"{near[0]} to {near[-1]}" if near else "no"
+    return (
+        f"The card's designer aimed at {low}-{high} rounds. At {TARGET_POINTS} points that "
+        f"holds with {at} players; with {MIN_PLAYERS} a game lasts about {five.rounds} "
+        f"rounds (most between {round(five.p10)} and {round(five.p90)}). "
+        f"`/weighted new points:short game` sets the target closest to {low}-{high} rounds "
+        f"for the players seated when the host presses Start (never above {TARGET_POINTS})."
+    )
 
 
 @dataclass(frozen=True)

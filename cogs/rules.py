@@ -117,7 +117,8 @@ RULES: dict[str, RulesCard] = {
                 "Ties and the end",
                 "On a tied roll the house wins every bet; with no bets at all the house is "
                 "set to 5 points. The game ends after the round in which someone reaches "
-                "**150**: the highest score wins, and ties share the win.",
+                "**150** (or the target the host chose at `/weighted new`, such as a short "
+                "game): the highest score wins, and ties share the win.",
             ),
         ),
         house=(

@@ -78,16 +78,22 @@ from cogs.weighted_render import (
     table_picture,
 )
 from cogs.weighted_state import (
+    BETTING_WINDOW_BOUNDS,
     DRAFT_PATTERN,
     GAME,
+    HOUSE_SETUP_BOUNDS,
+    SHORT_GAME,
     Draft,
     LobbyState,
+    TableOptions,
     TableState,
+    legacy_options,
     load_state,
     parse_amount,
     with_notices,
 )
 from game_core import weighted_dice as wd
+from game_core.analysis.weighted_lengths import OFFERED_TARGETS
 from game_core.base import Event
 from game_core.errors import IllegalMove
 
@@ -108,6 +114,21 @@ BUTTON_NAME_LIMIT = 40
 COALESCE_DELAY_SECONDS = 0.3
 
 DiceSource = Callable[[StepContext], random.Random]
+
+# The points to win a host can choose: the short game (its target is set by the table size
+# when the game starts) and the fixed targets the lab has lengths for.
+POINTS_CHOICES = [
+    app_commands.Choice(
+        name="short game: about 10-12 rounds, points set by the table size", value=SHORT_GAME
+    ),
+    *(
+        app_commands.Choice(
+            name=f"{target} points" + (" (the card)" if target == wd.TARGET_POINTS else ""),
+            value=target,
+        )
+        for target in OFFERED_TARGETS
+    ),
+]
 
 
 def session_dice(ctx: StepContext) -> random.Random:
@@ -541,12 +562,32 @@ class WeightedDice(
         description="Open a Weighted Dice table (5 to 12 players).",
         extras={"public": True},
     )
-    async def new(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(
+        points="Points to win: the card's 150, or a short game of about 10-12 rounds.",
+        betting_window=f"Seconds betting stays open each round ({BETTING_WINDOW_BOUNDS[0]}-"
+        f"{BETTING_WINDOW_BOUNDS[1]}; default: this server's setting).",
+        house_setup=f"Seconds the house has to set up a round ({HOUSE_SETUP_BOUNDS[0]}-"
+        f"{HOUSE_SETUP_BOUNDS[1]}; default: this server's setting).",
+    )
+    @app_commands.choices(points=POINTS_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        points: int | None = None,
+        betting_window: app_commands.Range[int, BETTING_WINDOW_BOUNDS[0], BETTING_WINDOW_BOUNDS[1]]
+        | None = None,
+        house_setup: app_commands.Range[int, HOUSE_SETUP_BOUNDS[0], HOUSE_SETUP_BOUNDS[1]]
+        | None = None,
+    ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        # Checked before anything is stored: a refused option opens no table.
+        options = TableOptions.chosen(
+            settings, points=points, betting_window=betting_window, house_setup=house_setup
+        )
         expires_at = self.bot.clock.now() + settings.lobby_expiry_seconds
         host = Seat(seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name)
-        lobby = LobbyState(host=interaction.user.id, expires_at=expires_at)
+        lobby = LobbyState(host=interaction.user.id, expires_at=expires_at, options=options)
         session = await self.bot.sessions.create(
             game=GAME,
             guild_id=interaction.guild_id,
@@ -703,14 +744,18 @@ class WeightedDice(
                     f"Weighted Dice needs at least {wd.MIN_PLAYERS} players: "
                     f"{len(seats)} {'has' if len(seats) == 1 else 'have'} joined."
                 )
-            engine, events = wd.new_game(len(seats), self.dice_source(ctx))
-            deadlines, due = self._timers(ctx, engine)
+            options = lobby.options or legacy_options(ctx.guild_settings)
+            engine, events = wd.new_game(
+                len(seats), self.dice_source(ctx), target=options.target_for(len(seats))
+            )
+            deadlines, due = self._timers(ctx, options, engine)
             table = TableState(
                 host=lobby.host,
                 engine=engine,
                 roll_off=[event for event in events if event["type"] == "roll_off"],
                 first_house=engine.house,
                 deadline_at=due,
+                options=options,
             )
             return Step(
                 state=table.model_dump(mode="json"),
@@ -739,7 +784,13 @@ class WeightedDice(
         me = previous.user_of(ctx.seat)
         name = str(action.get("name") or "").strip()[:100] or me.display_name
         invited = [seat.user_id for seat in previous.seats if seat.user_id != me.user_id]
-        lobby = LobbyState(host=me.user_id, expires_at=expires_at, invited=invited)
+        table = load_state(previous.state)
+        assert isinstance(table, TableState)
+        # The table's options carry over (a table from before options had none: the
+        # server's settings apply, as they did to it).
+        lobby = LobbyState(
+            host=me.user_id, expires_at=expires_at, options=table.options, invited=invited
+        )
         return NewSession(
             seats=[Seat(seat=0, user_id=me.user_id, display_name=name)],
             state=lobby.model_dump(mode="json"),
@@ -767,7 +818,8 @@ class WeightedDice(
         deadlines: list[Deadline] | None = None
         due = table.deadline_at
         if new.phase != engine.phase or new.round != engine.round:
-            deadlines, due = self._timers(ctx, new)
+            options = table.options or legacy_options(ctx.guild_settings)
+            deadlines, due = self._timers(ctx, options, new)
         updated = table.model_copy(
             update={
                 "engine": new,
@@ -831,16 +883,17 @@ class WeightedDice(
             return wd.Bet(player=seat, roller=int(action["side"]), amount=amount)
         raise IllegalMove("That is not a Weighted Dice move.")
 
+    @staticmethod
     def _timers(
-        self, ctx: StepContext, state: wd.WeightedDiceState
+        ctx: StepContext, options: TableOptions, state: wd.WeightedDiceState
     ) -> tuple[list[Deadline], float | None]:
-        settings = ctx.guild_settings
+        """The timer of the phase the table is in, from the table's own options."""
         if state.phase == "setup":
-            due = ctx.now + settings.house_setup_seconds
+            due = ctx.now + options.house_setup_seconds
             action = {"type": "house_timeout", "round": state.round}
             return [Deadline(kind="house_setup", due_at=due, action=action)], due
         if state.phase == "betting":
-            due = ctx.now + settings.betting_window_seconds
+            due = ctx.now + options.betting_window_seconds
             action = {"type": "close_betting", "round": state.round}
             return [Deadline(kind="betting_window", due_at=due, action=action)], due
         return [], None

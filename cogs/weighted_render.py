@@ -23,12 +23,14 @@ from bot.pictures import palette
 from bot.pictures.picture import Picture
 from bot.text import escape
 from cogs import weighted_picture
-from cogs.weighted_state import Draft, LobbyState, TableState
+from cogs.weighted_state import Draft, LobbyState, TableOptions, TableState
+from game_core.analysis.weighted_lengths import GameLength, lengths
 from game_core.base import Event
 from game_core.weighted_dice import (
     FLOOR_POINTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    TARGET_POINTS,
     RoundSummary,
     ScoreChange,
     WeightedDiceState,
@@ -106,6 +108,60 @@ def _timestamp(at: float | None) -> str:
     return "soon" if at is None else f"<t:{int(at)}:R>"
 
 
+# -- the table's options ----------------------------------------------------------------------
+
+
+def length_text(length: GameLength) -> str:
+    """ "about 10 rounds (most games 6 to 16)": the lab's estimate for this table."""
+    low, high = round(length.p10), round(length.p90)
+    spread = f" (most games {low} to {high})" if high > low else ""
+    return f"about **{length.rounds}** round{'s' if length.rounds != 1 else ''}{spread}"
+
+
+def times_text(options: TableOptions) -> str:
+    return (
+        f"Bets stay open **{options.betting_window_seconds} s** a round; the house has "
+        f"**{options.house_setup_seconds} s** to set up."
+    )
+
+
+def lobby_rules_text(options: TableOptions | None, seated: int) -> str:
+    """The lobby's target, how long the game should last with the players seated so far
+    (five at least: a game needs them), and the table's times."""
+    if options is None:  # a lobby opened before tables had options
+        return f"First to {TARGET_POINTS} points wins."
+    players = max(MIN_PLAYERS, seated)
+    target = options.target_for(players)
+    length = length_text(options.length(players))
+    if not options.short:
+        card = " (the card)" if target == TARGET_POINTS else ""
+        rules = f"First to **{target}** points wins{card}: {length} with {players} players."
+    elif target == TARGET_POINTS:
+        rules = (
+            f"**Short game**: with {players} players the card's {target} points already "
+            f"ends in {length}, so first to **{target}** wins."
+        )
+    else:
+        rules = (
+            f"**Short game**: first to **{target}** points with {players} players, {length}; "
+            "the target follows the table size until the game starts."
+        )
+    return f"{rules}\n{times_text(options)}"
+
+
+def table_rules_text(options: TableOptions | None, state: WeightedDiceState) -> str:
+    """The table's footer line: the target, the expected length and the times."""
+    short = " (short game)" if options is not None and options.short else ""
+    text = f"first to {state.target} points wins{short}"
+    if options is None:
+        return text
+    length = lengths().length(state.n_players, state.target)
+    return (
+        f"{text} · about {length.rounds} rounds with {state.n_players} players · "
+        f"bets {options.betting_window_seconds} s · house {options.house_setup_seconds} s"
+    )
+
+
 # -- the lobby ------------------------------------------------------------------------------
 
 
@@ -138,7 +194,7 @@ def lobby_embed(
         )
         description = (
             f"**{host}** opened a Weighted Dice table: one player is the house, two roll, "
-            f"everyone else bets on a roller. First to 150 points wins.\n"
+            f"everyone else bets on a roller. {lobby_rules_text(lobby.options, len(seats))}\n"
             f"Press **Join** to take a seat ({MIN_PLAYERS} to {MAX_PLAYERS} players). "
             f"{status}\nThe lobby closes {_timestamp(lobby.expires_at)} if not started."
         )
@@ -358,7 +414,7 @@ def table_embed(
     description = _clip("\n\n".join(blocks), DESCRIPTION_LIMIT) or None
     colour = COLOUR_CANCELLED if cancelled else COLOUR_FINISHED if finished else COLOUR
     embed = discord.Embed(title=title, description=description, colour=colour)
-    footer = f"Table #{session_id} · first to {state.target} points wins"
+    footer = f"Table #{session_id} · " + table_rules_text(table.options, state)
     if not finished and not cancelled:
         footer += f" · rounds played: {state.rounds_played}"
     embed.set_footer(text=footer)

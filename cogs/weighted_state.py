@@ -2,9 +2,9 @@
 
 A session's ``state`` is one of two envelopes:
 
-- ``LobbyState`` (session status "pending"): who opened the table and when the lobby
-  expires, and who is invited (Play again). The players themselves are the session's
-  seats, in join order.
+- ``LobbyState`` (session status "pending"): who opened the table, the table's options,
+  when the lobby expires, and who is invited (Play again). The players themselves are the
+  session's seats, in join order.
 - ``TableState`` (status "active", then "finished"): the engine's ``WeightedDiceState``
   plus what only the Discord table needs: who may stop the game, the opening roll-off to
   show in round one, when the current timer fires, and the last few notable happenings
@@ -19,11 +19,20 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    ValidationError,
+    model_validator,
+)
 
+from bot.guild_settings import GuildSettings, setting_bounds
+from game_core.analysis.weighted_lengths import OFFERED_TARGETS, GameLength, lengths
 from game_core.base import Event
 from game_core.errors import IllegalMove
-from game_core.weighted_dice import DICE, WeightedDiceState
+from game_core.weighted_dice import DICE, TARGET_POINTS, WeightedDiceState
 
 GAME = "weighted_dice"
 
@@ -37,10 +46,94 @@ _AMOUNT = re.compile(r"[+-]?[0-9]{1,12}")
 ALL_IN_WORDS = frozenset({"all", "all in", "all-in", "allin", "max"})
 
 
+# The ``points`` option's value for the short game (a real target is never 0).
+SHORT_GAME = 0
+BETTING_WINDOW_BOUNDS = setting_bounds("betting_window_seconds")
+HOUSE_SETUP_BOUNDS = setting_bounds("house_setup_seconds")
+
+
+class TableOptions(BaseModel):
+    """What the host chose at ``/weighted new``, kept with the table for its whole life.
+
+    ``target`` is the points to win, or None for the short game: the target the lab finds
+    closest to 10-12 rounds for the players seated, fixed when the host presses Start.
+    The two times are within the bounds the server's own settings accept.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    target: StrictInt | None = TARGET_POINTS
+    betting_window_seconds: StrictInt
+    house_setup_seconds: StrictInt
+
+    @model_validator(mode="after")
+    def _within_limits(self) -> TableOptions:
+        problems = []
+        if self.target is not None and self.target not in OFFERED_TARGETS:
+            offered = ", ".join(str(target) for target in OFFERED_TARGETS)
+            problems.append(f"**points** must be the short game or one of {offered}")
+        for value, (low, high), name in (
+            (self.betting_window_seconds, BETTING_WINDOW_BOUNDS, "betting_window"),
+            (self.house_setup_seconds, HOUSE_SETUP_BOUNDS, "house_setup"),
+        ):
+            if not low <= value <= high:
+                problems.append(f"**{name}** must be from {low} to {high} seconds")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    @classmethod
+    def chosen(
+        cls,
+        settings: GuildSettings,
+        *,
+        points: int | None,
+        betting_window: int | None,
+        house_setup: int | None,
+    ) -> TableOptions:
+        """The options of a new table: what the host gave, the server's settings for the
+        rest. Raises ``IllegalMove`` naming every value out of bounds (nothing is created)."""
+        try:
+            return cls(
+                target=None if points == SHORT_GAME else (points or TARGET_POINTS),
+                betting_window_seconds=settings.betting_window_seconds
+                if betting_window is None
+                else betting_window,
+                house_setup_seconds=settings.house_setup_seconds
+                if house_setup is None
+                else house_setup,
+            )
+        except ValidationError as error:
+            messages = [problem["msg"].removeprefix("Value error, ") for problem in error.errors()]
+            raise IllegalMove("No table was opened: " + "; ".join(messages) + ".") from None
+
+    @property
+    def short(self) -> bool:
+        return self.target is None
+
+    def target_for(self, players: int) -> int:
+        """The points to win at a table of ``players``."""
+        return lengths().short_target(players) if self.target is None else self.target
+
+    def length(self, players: int) -> GameLength:
+        """The lab's estimate of how long the game lasts with ``players``."""
+        return lengths().length(players, self.target_for(players))
+
+
+def legacy_options(settings: GuildSettings) -> TableOptions:
+    """A table opened before tables had options: the card's target, the server's times."""
+    return TableOptions(
+        betting_window_seconds=settings.betting_window_seconds,
+        house_setup_seconds=settings.house_setup_seconds,
+    )
+
+
 class LobbyState(BaseModel):
     kind: Literal["lobby"] = "lobby"
     host: StrictInt
     expires_at: float
+    # None only in a lobby opened before tables had options (see ``legacy_options``).
+    options: TableOptions | None = None
     # Why the lobby closed without a game ("expired", "host_left"); None while open.
     closed: Literal["expired", "host_left"] | None = None
     # Play again: the players of the finished table, invited (each presses Join).
@@ -57,6 +150,9 @@ class TableState(BaseModel):
     first_house: StrictInt
     # When the current phase's timer (house setup or betting window) fires.
     deadline_at: float | None = None
+    # The host's choices; the target itself is the engine's. None only in a table started
+    # before tables had options: it follows the server's settings, as it always did.
+    options: TableOptions | None = None
     notices: list[Event] = Field(default_factory=list)
 
 

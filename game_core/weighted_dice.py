@@ -519,8 +519,8 @@ def new_game(
 ) -> tuple[WeightedDiceState, list[Event]]:
     """Seat ``n_players`` (5..12), hold the d20 roll-off for the house, start round 1.
 
-    ``starting_points`` and ``target`` exist for the analysis lab's what-ifs; the game
-    itself always uses 20 and 150.
+    ``starting_points`` exists for the analysis lab's what-ifs (the game always starts
+    players on 20); ``target`` is the card's 150 unless the table chose another.
     """
     if not is_int(n_players) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise IllegalMove(f"Weighted Dice needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")

@@ -15,6 +15,7 @@ on one session, from any process, take turns.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
@@ -216,6 +217,7 @@ class PostgresDatabase(Database):
             raise RuntimeError("a transaction cannot start inside another one or a read")
         pool = self._pool_for(self._writes)
         raw = await self._acquire(pool)
+        ended = False
         try:
             transaction = raw.transaction()
             try:
@@ -229,15 +231,16 @@ class PostgresDatabase(Database):
             try:
                 yield conn
             except BaseException as error:
-                await _rollback(transaction)
+                ended = await _rollback(transaction)
                 if is_unavailable(error):
                     raise StorageUnavailable(str(error)) from error
                 raise
             else:
                 try:
                     await transaction.commit()
+                    ended = True
                 except Exception as error:
-                    await _rollback(transaction)
+                    ended = await _rollback(transaction)
                     if is_unavailable(error) or isinstance(error, asyncpg.PostgresError):
                         # A deferred constraint or a lost connection at COMMIT: nothing
                         # was committed.
@@ -246,7 +249,7 @@ class PostgresDatabase(Database):
             finally:
                 self._transactions.pop(task, None)
         finally:
-            await _release(pool, raw)
+            await _release(pool, raw, ended=ended)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
@@ -258,6 +261,7 @@ class PostgresDatabase(Database):
             return
         pool = self._pool_for(self._reads)
         raw = await self._acquire(pool)
+        ended = False
         try:
             transaction = raw.transaction(isolation="repeatable_read", readonly=True)
             try:
@@ -276,9 +280,9 @@ class PostgresDatabase(Database):
                 raise
             finally:
                 self._readers.pop(task, None)
-                await _rollback(transaction)  # nothing to keep: ends the snapshot
+                ended = await _rollback(transaction)  # nothing to keep: ends the snapshot
         finally:
-            await _release(pool, raw)
+            await _release(pool, raw, ended=ended)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
         task = asyncio.current_task()
@@ -320,16 +324,27 @@ class PostgresDatabase(Database):
         return [(row["name"], row["definition"]) for row in rows]
 
 
-async def _rollback(transaction: Any) -> None:
+async def _rollback(transaction: Any) -> bool:
+    """Roll back; False when that failed (the transaction is left open on the client)."""
     try:
         await transaction.rollback()
     except Exception as error:
         # The connection broke (that is why we roll back): the server has already
         # rolled back, and the pool replaces the connection.
         log.debug("rolling back on a broken connection: %s", error)
+        return False
+    return True
 
 
-async def _release(pool: asyncpg.Pool, raw: asyncpg.Connection) -> None:
+async def _release(pool: asyncpg.Pool, raw: asyncpg.Connection, *, ended: bool = True) -> None:
+    if not ended:
+        # A task cancelled inside BEGIN or COMMIT (a shutdown stopping a sweep), or a
+        # rollback that failed: the transaction is still open on this connection, whose
+        # state is unknown. Closed rather than reset (the pool's reset would log the open
+        # transaction as an ERROR); the pool opens a fresh one. (A pool closed meanwhile,
+        # at shutdown, has taken the connection back already.)
+        with contextlib.suppress(asyncpg.InterfaceError):
+            raw.terminate()
     try:
         await pool.release(raw)
     except Exception as error:

@@ -57,6 +57,7 @@ __all__ = [
     "house_expectation",
     "odds_table",
     "pair_odds",
+    "percentile",
     "render",
     "run",
     "simulate_game",
@@ -263,7 +264,7 @@ def simulate_game(
     return stats
 
 
-def _percentile(ordered: Sequence[int], share: float) -> float:
+def percentile(ordered: Sequence[int], share: float) -> float:
     # Linear interpolation between closest ranks (numpy's default), on sorted data.
     position = share * (len(ordered) - 1)
     low = int(position)
@@ -286,11 +287,11 @@ def summarise(games: Sequence[GameStats]) -> dict[str, Any]:
         return summary
     summary["rounds"] = {
         "mean": round(statistics.fmean(rounds), 2),
-        "median": _percentile(rounds, 0.5),
-        "p10": _percentile(rounds, 0.1),
-        "p25": _percentile(rounds, 0.25),
-        "p75": _percentile(rounds, 0.75),
-        "p90": _percentile(rounds, 0.9),
+        "median": percentile(rounds, 0.5),
+        "p10": percentile(rounds, 0.1),
+        "p25": percentile(rounds, 0.25),
+        "p75": percentile(rounds, 0.75),
+        "p90": percentile(rounds, 0.9),
         "min": rounds[0],
         "max": rounds[-1],
         "share_in_design_range": round(sum(low <= r <= high for r in rounds) / len(rounds), 4),

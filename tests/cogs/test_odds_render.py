@@ -14,6 +14,7 @@ from bot.pictures import contrast, text
 from cogs import odds_figures
 from cogs import odds_render as render
 from game_core.ai.diceman import equilibrium, matchup_table
+from game_core.analysis.weighted_lengths import lengths
 from game_core.diceman import COMBOS
 
 LABELS = ("M+P", "M+S", "M+H", "P+S", "P+H", "S+H")
@@ -271,3 +272,23 @@ def test_seat_figures_read_a_lab_report() -> None:
     assert figures.mean_turns == report["turns"]["mean"]
     assert figures.median_turns == report["turns"]["percentiles"]["p50"]
     assert figures.turns_p10 is not None and figures.turns_p10 >= 17
+
+
+def test_game_length_table_reads_the_labs_lengths_and_short_game() -> None:
+    table = lengths()
+    lines = render.game_length_lines(table)
+    rows = {int(line.split()[0]): line.split()[1:] for line in lines[3:]}
+    assert sorted(rows) == list(range(5, 13))
+    for players, (card, short, short_rounds) in rows.items():
+        assert int(card) == table.length(players, 150).rounds
+        assert int(short) == table.short_target(players)
+        assert int(short_rounds) == table.length(players, int(short)).rounds
+    assert rows[5] == ["35", "60", "10"]
+    assert max(len(line) for line in lines) <= 32  # a phone shows it without wrapping
+
+
+def test_game_length_reading_says_where_the_card_fits_and_what_short_means() -> None:
+    reading = render.game_length_reading(lengths())
+    assert "At 150 points that holds with 9 to 10 players" in reading
+    assert "with 5 a game lasts about 35 rounds" in reading
+    assert "`/weighted new points:short game`" in reading

@@ -24,7 +24,14 @@ from cogs.weighted_render import (
     table_embed,
     table_picture,
 )
-from cogs.weighted_state import Draft, LobbyState, TableState, parse_amount, with_notices
+from cogs.weighted_state import (
+    Draft,
+    LobbyState,
+    TableOptions,
+    TableState,
+    parse_amount,
+    with_notices,
+)
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 
@@ -278,3 +285,48 @@ def test_the_table_picture_draws_raw_names_in_seat_order() -> None:
     shown = {piece.text for piece in drawn}
     assert {"**bold**__", "Дмитрий", "田中", "Zoë 🎲", "Player 5"} <= shown
     assert picture.alt_text.startswith("Weighted Dice, round 1")
+
+
+# -- the table's options ------------------------------------------------------------------------
+
+SHORT = TableOptions(target=None, betting_window_seconds=45, house_setup_seconds=90)
+
+
+def test_the_lobby_shows_the_target_its_length_for_the_players_seated_and_the_times() -> None:
+    standard = TableOptions(betting_window_seconds=20, house_setup_seconds=60)
+    lobby = LobbyState(host=100, expires_at=1_800_001_800.0, options=standard)
+    text = lobby_embed(lobby, seats(NAMES[:2]), 7).embed.description or ""
+    # Fewer than five seated: the length of the smallest game that can start.
+    assert "First to **150** points wins (the card): about **35** rounds (most games" in text
+    assert "with 5 players" in text
+    assert "Bets stay open **20 s** a round; the house has **60 s** to set up." in text
+    six = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
+    assert "about **24** rounds" in six and "with 6 players" in six
+
+
+def test_a_short_game_lobby_follows_the_table_size_until_it_starts() -> None:
+    lobby = LobbyState(host=100, expires_at=1_800_001_800.0, options=SHORT)
+    five = lobby_embed(lobby, seats(NAMES[:5]), 7).embed.description or ""
+    assert "**Short game**: first to **60** points with 5 players, about **10** rounds" in five
+    assert "Bets stay open **45 s** a round; the house has **90 s** to set up." in five
+    six = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
+    assert "first to **80** points with 6 players" in six
+    twelve = [f"P{i}" for i in range(12)]
+    full = lobby_embed(lobby, seats(twelve), 7).embed.description or ""
+    assert "with 12 players the card's 150 points already ends in about **8** rounds" in full
+
+
+def test_the_table_footer_names_the_target_its_length_and_the_times() -> None:
+    engine, _ = wd.new_game(5, random.Random(1), target=60)
+    table = TableState(host=100, engine=engine, first_house=engine.house, options=SHORT)
+    footer = table_embed(table, seats(NAMES[:5]), 3).embed.footer.text or ""
+    assert footer.startswith(
+        "Table #3 · first to 60 points wins (short game) · about 10 rounds with 5 players · "
+        "bets 45 s · house 90 s"
+    )
+    # The picture draws the same target (its bars fill toward it).
+    assert "first to 60 points" in table_picture(table, seats(NAMES[:5])).alt_text
+    old = TableState(host=100, engine=engine, first_house=engine.house)
+    assert "first to 60 points wins · rounds played" in (
+        table_embed(old, seats(NAMES[:5]), 3).embed.footer.text or ""
+    )

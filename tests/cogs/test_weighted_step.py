@@ -25,7 +25,7 @@ from cogs.weighted_dice import (
     WeightedDice,
     modal_value,
 )
-from cogs.weighted_state import Draft, LobbyState, TableState
+from cogs.weighted_state import Draft, LobbyState, TableOptions, TableState
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 
@@ -56,8 +56,8 @@ def session(state: dict[str, Any], seats: tuple[Seat, ...], status: str = "activ
     )
 
 
-def lobby(count: int) -> Session:
-    state = LobbyState(host=HOST, expires_at=NOW + 1800).model_dump(mode="json")
+def lobby(count: int, options: TableOptions | None = None) -> Session:
+    state = LobbyState(host=HOST, expires_at=NOW + 1800, options=options).model_dump(mode="json")
     return session(state, players(count), status="pending")
 
 
@@ -90,8 +90,8 @@ def advance(current: Session, step: Step) -> Session:
     )
 
 
-def started(cog: WeightedDice, count: int = 5) -> Session:
-    current = lobby(count)
+def started(cog: WeightedDice, count: int = 5, options: TableOptions | None = None) -> Session:
+    current = lobby(count, options)
     return advance(current, act(cog, current, HOST, {"type": "start"}))
 
 
@@ -152,14 +152,16 @@ def test_the_lobby_timer_is_the_systems_alone(cog: WeightedDice) -> None:
 # -- the table ------------------------------------------------------------------------------
 
 
-def test_timers_follow_the_phase_and_the_server_settings(cog: WeightedDice) -> None:
-    settings = GuildSettings(betting_window_seconds=33)
-    current = started(cog)
+def test_timers_follow_the_phase_and_the_tables_own_times(cog: WeightedDice) -> None:
+    options = TableOptions(betting_window_seconds=33, house_setup_seconds=45)
+    current = started(cog, options=options)
     engine = TableState.model_validate(current.state).engine
     with pytest.raises(IllegalMove, match="round that is over"):
         act(cog, current, None, {"type": "house_timeout", "round": 2})
     with pytest.raises(IllegalMove, match="Only the timer"):
         act(cog, current, HOST, {"type": "house_timeout", "round": 1})
+    # The server's settings changed meanwhile: a table keeps the times it was opened with.
+    settings = GuildSettings(betting_window_seconds=50, house_setup_seconds=70)
     step = act(cog, current, None, {"type": "house_timeout", "round": 1}, settings)
     assert step.deadlines is not None
     assert [(d.kind, d.due_at) for d in step.deadlines] == [("betting_window", NOW + 33)]
@@ -175,9 +177,67 @@ def test_timers_follow_the_phase_and_the_server_settings(cog: WeightedDice) -> N
         act(cog, current, 999, {"type": "bet", "round": 1, "side": 0, "amount": "2"})
     with pytest.raises(IllegalMove, match="already started"):
         act(cog, current, HOST, {"type": "start"})
-    closed = act(cog, current, None, {"type": "close_betting", "round": 1})
+    closed = act(cog, current, None, {"type": "close_betting", "round": 1}, settings)
     assert closed.deadlines is not None
-    assert [(d.kind, d.action["round"]) for d in closed.deadlines] == [("house_setup", 2)]
+    assert [(d.kind, d.action["round"], d.due_at) for d in closed.deadlines] == [
+        ("house_setup", 2, NOW + 45)
+    ]
+
+
+@pytest.mark.parametrize(("seated", "target"), [(5, 60), (7, 90), (12, 150)])
+def test_a_short_game_takes_its_target_from_the_players_seated_at_start(
+    cog: WeightedDice, seated: int, target: int
+) -> None:
+    options = TableOptions(target=None, betting_window_seconds=20, house_setup_seconds=60)
+    table = TableState.model_validate(started(cog, seated, options).state)
+    assert table.engine.target == target
+    assert table.options == options
+
+
+def test_a_chosen_target_is_the_engines_target(cog: WeightedDice) -> None:
+    options = TableOptions(target=300, betting_window_seconds=20, house_setup_seconds=60)
+    assert TableState.model_validate(started(cog, 6, options).state).engine.target == 300
+
+
+def test_a_lobby_from_before_table_options_starts_with_the_card_and_the_servers_times(
+    cog: WeightedDice,
+) -> None:
+    current = lobby(5)
+    settings = GuildSettings(betting_window_seconds=12, house_setup_seconds=34)
+    table = TableState.model_validate(act(cog, current, HOST, {"type": "start"}, settings).state)
+    assert table.engine.target == wd.TARGET_POINTS
+    assert table.options == TableOptions(betting_window_seconds=12, house_setup_seconds=34)
+
+
+def test_a_table_from_before_table_options_follows_the_servers_times(cog: WeightedDice) -> None:
+    current = started(cog)
+    state = current.state | {"options": None}
+    current = replace(current, state=state)
+    settings = GuildSettings(betting_window_seconds=41)
+    step = act(cog, current, None, {"type": "house_timeout", "round": 1}, settings)
+    assert step.deadlines is not None
+    assert [(d.kind, d.due_at) for d in step.deadlines] == [("betting_window", NOW + 41)]
+
+
+def test_table_options_are_refused_outside_the_servers_limits() -> None:
+    settings = GuildSettings()
+    with pytest.raises(IllegalMove) as refused:
+        TableOptions.chosen(settings, points=155, betting_window=4, house_setup=3601)
+    assert str(refused.value) == (
+        "No table was opened: **points** must be the short game or one of 100, 150, 200, 300; "
+        "**betting_window** must be from 5 to 600 seconds; **house_setup** must be from 10 "
+        "to 3600 seconds."
+    )
+    chosen = TableOptions.chosen(
+        GuildSettings(betting_window_seconds=25, house_setup_seconds=90),
+        points=None,
+        betting_window=None,
+        house_setup=None,
+    )
+    assert chosen == TableOptions(betting_window_seconds=25, house_setup_seconds=90)
+    assert chosen.target == 150 and not chosen.short
+    short = TableOptions.chosen(settings, points=0, betting_window=5, house_setup=3600)
+    assert short.short and short.target_for(5) == 60
 
 
 def test_a_finished_game_records_its_result_and_summary(cog: WeightedDice) -> None:

@@ -119,6 +119,14 @@ async def rating_row(bot: DiceBot, guild_id: int, game: str, user_id: int) -> di
 
 
 async def ladder_snapshot(bot: DiceBot) -> list[tuple[Any, ...]]:
-    rows = await bot.db.fetch_all("SELECT * FROM ratings ORDER BY guild_id, game, user_id")
-    picks = await bot.db.fetch_all("SELECT * FROM player_picks ORDER BY guild_id, game, user_id")
-    return [tuple(row) for row in rows] + [tuple(row) for row in picks]
+    """Every ladder row: lifetime records, picks, and every season's rows and bounds."""
+    found: list[tuple[Any, ...]] = []
+    for sql in (
+        "SELECT * FROM ratings ORDER BY guild_id, game, user_id",
+        "SELECT * FROM player_picks ORDER BY guild_id, game, user_id, pick",
+        "SELECT * FROM season_current ORDER BY guild_id, game",
+        "SELECT * FROM seasons ORDER BY guild_id, game, number",
+        "SELECT * FROM season_ratings ORDER BY guild_id, game, season, user_id",
+    ):
+        found += [tuple(row) for row in await bot.db.fetch_all(sql)]
+    return found

@@ -1,5 +1,6 @@
-"""/dicebot settings, cancel and reset-leaderboard end to end on the fake Discord: refused
-without Manage Server, validated with clear errors, and doing exactly what they say."""
+"""/dicebot settings and cancel end to end on the fake Discord: refused without Manage
+Server, validated with clear errors, and doing exactly what they say. (Seasons, the other
+admin command, are in test_seasons.py.)"""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ from typing import Any
 import discord
 import pytest
 from fakediscord import CallbackType, FakeDiscord, FakeGuild, Player
-from leaderboard_support import ladder_snapshot, rating_row, win
+from leaderboard_support import ladder_snapshot, win
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
 
 MakeMember = Callable[..., Awaitable[Player]]
 
@@ -37,7 +37,8 @@ async def stored_settings(bot: DiceBot, guild_id: int) -> Any:
         ("dicebot settings", {"turn_timeout": 60}),
         ("dicebot settings", {}),
         ("dicebot cancel", {}),
-        ("dicebot reset-leaderboard", {"game": "knucklebones"}),
+        ("dicebot season new", {"game": "knucklebones"}),
+        ("dicebot season new", {"name": "Spring"}),
     ],
 )
 async def test_members_without_manage_server_are_refused(
@@ -228,89 +229,3 @@ async def test_cancelled_duels_and_tables_say_an_admin_stopped_them(
     assert "This game was stopped by an admin; no result counts." in duel.text()
     assert "This game was stopped by an admin; no result was recorded." in table.text()
     assert await running_bot.db.fetch_all("SELECT * FROM results") == []
-
-
-# -- reset-leaderboard ---------------------------------------------------------------------------
-
-
-async def test_reset_needs_confirmation_and_keep_changes_nothing(
-    running_bot: DiceBot, guild: FakeGuild, admin: Player, alice: Player, bob: Player
-) -> None:
-    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
-    before = await ladder_snapshot(running_bot)
-
-    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
-    assert asked.ephemeral
-    assert "Reset the **Knucklebones** leaderboard of this server?" in asked.text()
-    assert asked.message is not None
-    assert asked.message.labels() == ["Reset the Knucklebones leaderboard", "Keep it"]
-    assert await ladder_snapshot(running_bot) == before  # asking changes nothing
-
-    kept = await admin.click(asked.message, "Keep it")
-    assert kept.type is CallbackType.UPDATE_MESSAGE
-    assert "Nothing was changed" in asked.message.text() and asked.message.buttons() == []
-    assert await ladder_snapshot(running_bot) == before
-
-
-async def test_a_confirmed_reset_clears_that_game_only(
-    running_bot: DiceBot,
-    fake_discord: FakeDiscord,
-    guild: FakeGuild,
-    admin: Player,
-    alice: Player,
-    bob: Player,
-) -> None:
-    channel = guild.default_channel.id
-    other = await fake_discord.create_guild("Other Hall")
-    await win(running_bot, "knucklebones", guild.id, channel, alice.id, bob.id)
-    await win(running_bot, "diceman", guild.id, channel, bob.id, alice.id)
-    await win(running_bot, "knucklebones", other.id, other.default_channel.id, alice.id, bob.id)
-
-    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
-    assert asked.message is not None
-    done = await admin.click(asked.message, "Reset the Knucklebones leaderboard")
-    assert done.type is CallbackType.UPDATE_MESSAGE
-    assert "The Knucklebones leaderboard of this server was reset: 2 players cleared" in (
-        asked.message.text()
-    )
-
-    board = await alice.slash("leaderboard", game="knucklebones")
-    assert "No finished Knucklebones games" in board.text()
-    assert (await rating_row(running_bot, guild.id, "diceman", bob.id))["wins"] == 1
-    assert (await rating_row(running_bot, other.id, "knucklebones", alice.id))["wins"] == 1
-    history = await alice.slash("history", game="knucklebones")
-    assert f"player{alice.id} beat player{bob.id}" in history.text()
-
-
-async def test_an_old_confirmation_expires(
-    running_bot: DiceBot,
-    clock: ManualClock,
-    guild: FakeGuild,
-    admin: Player,
-    alice: Player,
-    bob: Player,
-) -> None:
-    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
-    before = await ladder_snapshot(running_bot)
-    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
-    assert asked.message is not None
-    clock.advance(301)
-    await admin.click(asked.message, "Reset the Knucklebones leaderboard")
-    assert "This confirmation expired, so nothing was changed" in asked.message.text()
-    assert await ladder_snapshot(running_bot) == before
-
-
-async def test_a_confirmation_after_losing_manage_server_is_refused(
-    running_bot: DiceBot, guild: FakeGuild, admin: Player, alice: Player, bob: Player
-) -> None:
-    await win(running_bot, "knucklebones", guild.id, guild.default_channel.id, alice.id, bob.id)
-    before = await ladder_snapshot(running_bot)
-    asked = await admin.slash("dicebot reset-leaderboard", game="knucklebones")
-    assert asked.message is not None
-    # The admin's role loses Manage Server while the confirmation is on screen.
-    member = guild.members[admin.id]
-    for role_id in member.role_ids:
-        guild.roles[role_id].permissions &= ~discord.Permissions(manage_guild=True).value
-    refused = await admin.click(asked.message, "Reset the Knucklebones leaderboard")
-    assert refused.ephemeral and "Manage Server" in refused.text()
-    assert await ladder_snapshot(running_bot) == before

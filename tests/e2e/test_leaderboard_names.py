@@ -61,7 +61,10 @@ async def test_stats_count_in_words_and_explain_the_rating_without_symbols(
     assert "· 1 game" in knucklebones and "1 games" not in knucklebones
     assert "Streak W1 ·" in knucklebones and "🔥" not in knucklebones
     footer = embed["footer"]["text"]
-    assert footer == "Rating: a cautious estimate of skill that firms up as you play."
+    assert footer == (
+        "Rating: a cautious estimate of skill that firms up as you play; it starts fresh "
+        "each season. Records and streaks are all time."
+    )
 
     nobody = await alice.slash("stats", user=bob)
     assert nobody.message is not None

@@ -119,6 +119,10 @@ async def test_weighted_one_die_or_none(running_bot: DiceBot, alice: Player) -> 
     rows = [line.split() for line in text.splitlines()]
     assert ["d4", "25.0%", "16.7%", "12.5%", "10.0%", "8.3%", "5.0%"] in rows  # ties
     assert ["d20", "87.5%", "82.5%", "77.5%", "72.5%", "67.5%", "47.5%"] in rows  # wins
+    # How long a game lasts, and the short game, as at /weighted new.
+    assert "How long a game lasts" in text
+    assert ["5", "35", "60", "10"] in rows and ["12", "8", "150", "8"] in rows
+    assert "`/weighted new points:short game`" in text
 
 
 async def test_knucklebones_first_request_defers_then_answers_from_the_cache(

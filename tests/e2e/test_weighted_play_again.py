@@ -1,6 +1,7 @@
 """Weighted Dice's **Play again**, end to end on the fake Discord: a finished table opens a
-new lobby with the same players invited, each presses Join; a second press joins; someone
-who did not play is refused; the new table starts as any other."""
+new lobby with the same players invited and the same table options, each presses Join; a
+second press joins; someone who did not play is refused; the new table starts as any
+other."""
 
 from __future__ import annotations
 
@@ -19,7 +20,12 @@ async def finished_table(running_bot: DiceBot, fake_discord: FakeDiscord, make_m
     """Five players start a table; one leaves, so it ends at once (below five)."""
     players = [await make_member(name) for name in NAMES]
     table = Table(fake_discord, running_bot, players)
-    await table.open()
+    opened = await players[0].slash("weighted new", points=100, betting_window=5)
+    assert opened.message is not None
+    table.message_id = opened.message.id
+    table.session_id = table_number(opened.message)
+    await table.join_all()
+    await table.start()
     await players[4].slash("weighted leave")
     await table.wait_for_text("fewer than 5 players remain")
     assert table.message.labels() == ["Play again"]
@@ -69,6 +75,8 @@ async def test_play_again_invites_the_same_players_who_each_join(
         "your seat."
     )
     assert lobby.labels() == ["Join", "Leave", "Start"]
+    # The table's options carry over.
+    assert "First to **100** points wins" in lobby.text() and "**5 s** a round" in lobby.text()
     await fake_discord.wait_for(lambda: table.message.buttons() == [], what="the old button")
     assert table.message.content.endswith("\n🔁 A new table is open, below.")
 
@@ -81,4 +89,4 @@ async def test_play_again_invites_the_same_players_who_each_join(
     new_table.session_id = table_number(lobby)
     await new_table.start()
     engine = await new_table.engine()
-    assert engine.n_players == 5 and engine.phase == "setup"
+    assert engine.n_players == 5 and engine.phase == "setup" and engine.target == 100

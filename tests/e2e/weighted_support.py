@@ -101,8 +101,9 @@ class Table:
 
     # -- set-up ---------------------------------------------------------------------------
 
-    async def open_lobby(self) -> FakeMessage:
-        outcome = await self.host.slash("weighted new")
+    async def open_lobby(self, **options: Any) -> FakeMessage:
+        """``/weighted new`` by the host, with any table options (``points=...``)."""
+        outcome = await self.host.slash("weighted new", **options)
         assert outcome.message is not None and not outcome.ephemeral
         self.message_id = outcome.message.id
         match = re.search(r"Table #(\d+)", outcome.message.text())

@@ -1,7 +1,7 @@
 """Ratings, records and favourite picks written by ``record_result`` in the move's own
 transaction, checked against openskill's own numbers (Plackett-Luce, the model the bot
 uses): a two-player win, a draw, a forfeit, and a seven-player Weighted Dice ranking with
-shared wins. Also: games against the AI, picks, reset, and migration 2 on old data."""
+shared wins. Also: games against the AI, picks, and migration 2 on old data."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 from bot.clock import ManualClock
 from bot.games import Outcome, Seat, Step, StepContext
 from bot.guild_settings import GuildSettings
-from bot.leaderboard import leaderboard_page, player_stats, reset_leaderboard
+from bot.leaderboard import leaderboard_page, player_stats
 from bot.migrations import MIGRATIONS
 from bot.results import pick_key, picks_of
 from bot.sessions import SeedSource, SessionService
@@ -293,26 +293,6 @@ async def test_a_malformed_summary_never_blocks_recording(
     assert pick_key(["Sword", " priority "]) == "priority+sword"
     assert pick_key("shield,magic") == "magic+shield"
     assert pick_key([]) is None and pick_key({"a": 1}) is None
-
-
-async def test_reset_clears_one_game_on_one_server(service: SessionService, db: Database) -> None:
-    await play(service, "diceman", [1, 2], [1, 2], summary={"choices": [[["magic", "sword"]], []]})
-    await play(service, "knucklebones", [1, 2], [1, 2])
-    await play(service, "diceman", [1, 2], [1, 2], guild_id=OTHER_GUILD)
-    async with db.transaction() as conn:
-        cleared = await reset_leaderboard(conn, GUILD, "diceman")
-    assert cleared == 2
-    remaining = await db.fetch_all("SELECT guild_id, game FROM ratings ORDER BY guild_id, game")
-    assert [tuple(row) for row in remaining] == [
-        (GUILD, "knucklebones"),
-        (GUILD, "knucklebones"),
-        (OTHER_GUILD, "diceman"),
-        (OTHER_GUILD, "diceman"),
-    ]
-    assert await db.fetch_all("SELECT * FROM player_picks WHERE guild_id = ?", (GUILD,)) == []
-    # The finished games themselves stay (for /history).
-    kept = await db.fetch_one("SELECT COUNT(*) AS n FROM results WHERE guild_id = ?", (GUILD,))
-    assert kept is not None and kept["n"] == 2
 
 
 async def test_migration_2_keeps_existing_ratings(open_another: OpenAnother) -> None:

@@ -4,7 +4,11 @@ StorageUnavailable ("try again"), nothing is half-written, and the next move wor
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import asyncpg
+import asyncpg.transaction
 import pytest
 from backends import isolated_schema, with_query
 from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter, snapshot
@@ -104,4 +108,46 @@ async def test_connections_the_server_cuts_give_try_again_and_then_work(
             assert (stored.version, stored.state) == (applied, {"n": applied})
         finally:
             await admin.close()
+            await db.close()
+
+
+@pytest.mark.parametrize("where", ["transaction", "read"])
+async def test_a_task_cancelled_inside_begin_leaves_no_open_transaction_behind(
+    monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A shutdown cancels a sweep while its BEGIN is in flight: the connection is closed
+    rather than handed back with the transaction open (which asyncpg's pool reports as
+    an ERROR when it resets it), and the next transaction works."""
+
+    class CancelledInBegin(asyncpg.transaction.Transaction):  # type: ignore[misc]
+        async def start(self) -> None:
+            await super().start()
+            raise asyncio.CancelledError  # struck before the BEGIN's answer was seen
+
+    def cancelled_transaction(
+        self: asyncpg.Connection,
+        *,
+        isolation: str | None = None,
+        readonly: bool = False,
+        deferrable: bool = False,
+    ) -> Any:
+        return CancelledInBegin(self, isolation, readonly, deferrable)
+
+    async with isolated_schema() as url:
+        db = await opened(url)
+        try:
+            await db.migrate()
+            with monkeypatch.context() as patched:
+                patched.setattr(asyncpg.Connection, "transaction", cancelled_transaction)
+
+                async def use() -> None:
+                    block = db.transaction() if where == "transaction" else db.read()
+                    async with block as conn:
+                        await conn.fetch_all("SELECT 1")
+
+                with pytest.raises(asyncio.CancelledError):
+                    await asyncio.create_task(use())
+            async with db.transaction() as conn:
+                assert await conn.fetch_value("SELECT COUNT(*) FROM sessions") == 0
+        finally:
             await db.close()
