@@ -25,6 +25,7 @@ from bot.challenges import is_challenge
 from bot.errors import FollowedUp
 from bot.games import Session, ShowContext
 from bot.replies import Guarded
+from bot.series import Series, finished_line, follow_up_of, match_over_after
 from bot.sessions import message_link
 from game_core.errors import IllegalMove
 
@@ -82,6 +83,27 @@ def play_on_view(session_id: int, kind: str, game_number: int = 2) -> discord.ui
     view = discord.ui.View(timeout=None)
     view.add_item(PlayOnButton(session_id, kind, game_number))
     return view
+
+
+def finished_two_player(
+    session: Session, series: Series | None, winner: int | None
+) -> tuple[list[str], discord.ui.View | None]:
+    """What a finished two-player game shows under its result: the match or series score
+    and where the next game is, or the button to play on (the match's next game, or a
+    rematch). ``winner``: the user who won, None for a draw."""
+    names = {seat.user_id: seat.display_name for seat in session.seats}
+    lines = [line for line in (finished_line(series, winner, names),) if line]
+    match_goes_on = series is not None and not match_over_after(series, winner)
+    if follow_up_of(session.state) is not None:
+        lines.append(
+            "▶️ The next game is on, below."
+            if match_goes_on
+            else "🔁 A rematch was asked for, below."
+        )
+        return lines, None
+    if series is not None and match_goes_on:
+        return lines, play_on_view(session.id, "next", series.game + 1)
+    return lines, play_on_view(session.id, "rematch")
 
 
 async def play_on(interaction: discord.Interaction, session_id: int, kind: str) -> None:

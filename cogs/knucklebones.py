@@ -59,15 +59,13 @@ from bot.games import (
 )
 from bot.guild_settings import GuildSettings
 from bot.pictures import worker as picture_worker
-from bot.rematch import play_on_view
+from bot.rematch import finished_two_player
 from bot.replies import Guarded
 from bot.series import (
     BEST_OF_HELP,
     BestOf,
     Series,
     challenge_line,
-    finished_line,
-    follow_up_of,
     is_rematch,
     keep_series,
     load_series,
@@ -691,7 +689,8 @@ class KnucklebonesCog(
             if line:
                 content += "\n" + line
         else:
-            content, buttons = self._finished(session, table, content, series, names)
+            lines, buttons = finished_two_player(session, series, winner_of(session, table))
+            content = "\n".join([content, *lines])
         return {
             "content": content,
             "embed": None,
@@ -699,35 +698,6 @@ class KnucklebonesCog(
             "view": buttons,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
-
-    def _finished(
-        self,
-        session: Session,
-        table: Table,
-        content: str,
-        series: Series | None,
-        names: dict[int, str],
-    ) -> tuple[str, discord.ui.View | None]:
-        """A finished game's text under its result (the match or series score, where the
-        next game is) and its button: the match's next game, or a rematch."""
-        winner = winner_of(session, table)
-        lines = [content]
-        score = finished_line(series, winner, names)
-        if score:
-            lines.append(score)
-        follow_up = follow_up_of(session.state)
-        match_goes_on = series is not None and not match_over_after(series, winner)
-        if follow_up is not None:
-            lines.append(
-                "▶️ The next game is on, below."
-                if match_goes_on
-                else "🔁 A rematch was asked for, below."
-            )
-            return "\n".join(lines), None
-        if match_goes_on:
-            assert series is not None
-            return "\n".join(lines), play_on_view(session.id, "next", series.game + 1)
-        return "\n".join(lines), play_on_view(session.id, "rematch")
 
     def _cancelled_text(self, session: Session, events: list[Event]) -> str:
         challenge = session.state.get("challenge", {})

@@ -64,12 +64,10 @@ from bot.games import (
 from bot.pictures import palette
 from bot.pictures import worker as picture_worker
 from bot.pictures.picture import Picture
-from bot.rematch import play_on_view
+from bot.rematch import finished_two_player
 from bot.series import (
     Series,
     challenge_line,
-    finished_line,
-    follow_up_of,
     is_rematch,
     keep_series,
     load_series,
@@ -818,7 +816,10 @@ class SecretDuelHandler(Generic[StateT]):
         else:
             content = self._status_line(session, state, ui, names, cancelled_because)
             if session.status == "finished" and ended is not None:
-                content, buttons = self._play_on(session, state, content, series)
+                lines, buttons = finished_two_player(
+                    session, series, self.winner_of(session, state)
+                )
+                content = "\n".join([content, *lines])
         return {
             "content": content,
             "embed": embed,
@@ -826,29 +827,6 @@ class SecretDuelHandler(Generic[StateT]):
             "view": buttons,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
-
-    def _play_on(
-        self, session: Session, state: StateT, content: str, series: Series | None
-    ) -> tuple[str, discord.ui.View | None]:
-        """A finished game's text under its result (the match or series score, where the
-        next game is) and its button: the match's next game, or a rematch."""
-        winner = self.winner_of(session, state)
-        lines = [content]
-        score = finished_line(series, winner, self.raw_names(session))
-        if score:
-            lines.append(score)
-        match_goes_on = series is not None and not match_over_after(series, winner)
-        if follow_up_of(session.state) is not None:
-            lines.append(
-                "▶️ The next game is on, below."
-                if match_goes_on
-                else "🔁 A rematch was asked for, below."
-            )
-            return "\n".join(lines), None
-        if match_goes_on:
-            assert series is not None
-            return "\n".join(lines), play_on_view(session.id, "next", series.game + 1)
-        return "\n".join(lines), play_on_view(session.id, "rematch")
 
     def headline(self, session: Session) -> str:
         a, b = session.user_of(0), session.user_of(1)
