@@ -25,6 +25,7 @@ from bot.guild_settings import GuildSettings
 from bot.identify import IdentifyGate
 from bot.publication_store import PublicationStore
 from bot.publishing import Publisher
+from bot.rematch import PlayOnButton
 from bot.replies import DM_CLOSED, InvalidOption, report_error
 from bot.sessions import SeedSource, SessionService
 from bot.storage import StorageUnavailable, database_for
@@ -159,7 +160,7 @@ class DiceBot(commands.AutoShardedBot):
         applied = await self.db.migrate()
         if applied:
             log.info("applied database migrations %s", applied)
-        self.register_components(ChallengeButton)
+        self.register_components(ChallengeButton, PlayOnButton)
         for name in discover_cogs():
             await self.load_extension(name)
         # Before anything else moves: game messages a crash or an outage left behind.

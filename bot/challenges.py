@@ -17,8 +17,9 @@ import discord
 
 from bot.answers import answer_for
 from bot.errors import NotYourGame, StaleControl, UserError
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.games import Deadline, NewSession, Outcome, Seat, Session, Step, StepContext
 from bot.replies import Guarded
+from bot.series import Series, match_over_after, with_series
 from game_core.errors import IllegalMove
 
 if TYPE_CHECKING:
@@ -85,6 +86,45 @@ def challenge_step(ctx: StepContext, action: dict[str, Any], start: StartGame) -
     return step
 
 
+def refuse_unfinished(previous: Session) -> None:
+    """Only a game that ended with a result is played on from (a forged or stale press on
+    a game still going, or one stopped without a result, changes nothing)."""
+    if previous.is_open:
+        raise UserError("This game is not over yet: finish it first.")
+    if previous.status != "finished" or is_challenge(previous.state):
+        raise UserError("This game ended without a result: start a new one with a command.")
+
+
+def refuse_next_game(series: Series, winner: int | None) -> None:
+    """Start game N is for a match that goes on."""
+    if not series.is_match:
+        raise UserError("This game is not part of a match: press **Rematch** to play again.")
+    if match_over_after(series, winner):
+        raise UserError("This match is over: press **Rematch** for a new one.")
+
+
+def rematch_challenge(
+    ctx: StepContext, action: dict[str, Any], options: dict[str, Any], series: Series
+) -> NewSession:
+    """A rematch between two players: the one who pressed Rematch on the finished game
+    (``ctx``) challenges the other, exactly as with the command (same expiry, same
+    answers), with the previous game's options and the chain's series."""
+    assert ctx.seat is not None
+    me = ctx.session.user_of(ctx.seat)
+    other = ctx.session.user_of(1 - ctx.seat)
+    name = str(action.get("name") or "") or me.display_name
+    challenger = Seat(seat=0, user_id=me.user_id, display_name=name)
+    opponent = Seat(seat=1, user_id=other.user_id, display_name=other.display_name)
+    expires_at = ctx.now + ctx.guild_settings.challenge_expiry_seconds
+    return NewSession(
+        seats=[challenger, opponent],
+        state=with_series(challenge_state(challenger, opponent, options, expires_at), series),
+        status="pending",
+        deadlines=challenge_deadlines(expires_at),
+        ping=[opponent.user_id],
+    )
+
+
 ANSWERED_ALREADY = "That challenge has been answered already: the game is on, on the same message."
 
 
@@ -110,12 +150,20 @@ async def act_on_challenge(
 
 
 def challenge_message_text(
-    game_title: str, challenger_id: int, opponent_id: int, expires_at: float, details: str = ""
+    game_title: str,
+    challenger_id: int,
+    opponent_id: int,
+    expires_at: float,
+    details: str = "",
+    *,
+    rematch: bool = False,
 ) -> str:
     stamp = int(expires_at)
-    lines = [
-        f"⚔️ <@{challenger_id}> challenges <@{opponent_id}> to **{game_title}**!",
-    ]
+    if rematch:
+        heading = f"🔁 <@{challenger_id}> asks <@{opponent_id}> for a **{game_title}** rematch!"
+    else:
+        heading = f"⚔️ <@{challenger_id}> challenges <@{opponent_id}> to **{game_title}**!"
+    lines = [heading]
     if details:
         lines.append(details)
     lines.append(f"<@{opponent_id}>, accept or decline — the challenge expires <t:{stamp}:R>.")

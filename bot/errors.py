@@ -69,3 +69,12 @@ class WrongMessage(UserError):
             "That button does not belong to this message, so nothing was done. Use the "
             f"buttons on the game's own message.{where}"
         )
+
+
+class FollowedUp(UserError):
+    """A finished game that already has its follow-up (a rematch, the next game, a new
+    table): ``session_id`` is that one."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__("That game has already been followed up.")
+        self.session_id = session_id

@@ -123,6 +123,35 @@ class Outcome:
     result_id: int | None = None
 
 
+@dataclass
+class NewSession:
+    """A session to create: what ``SessionService.create`` takes, and what a handler's
+    ``follow_up`` returns for the session a finished one leads to."""
+
+    seats: list[Seat]
+    state: dict[str, Any]
+    status: SessionStatus = "pending"
+    deadlines: list[Deadline] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    # One open game per human seat per channel (a lobby's host only, as seated).
+    exclusive: bool = True
+    # A system action to apply right after the commit (a duel's "begin"); its durable
+    # twin is one of ``deadlines``, in case the process stops in between.
+    begin: dict[str, Any] | None = None
+    # Users the new session's first message pings (the challenged player, the invited).
+    ping: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A follow-up created: the new session, what it was made from, and the finished
+    session's own new version (its message loses the button)."""
+
+    session: Session
+    new: NewSession
+    previous: Outcome
+
+
 def cancel_reason(events: list[Event]) -> str | None:
     """Why ``SessionService.cancel`` ended a game (e.g. "stopped by an admin"), if these
     events say it did: game messages show it instead of a bare "stopped"."""

@@ -22,11 +22,13 @@ from dataclasses import replace
 from typing import Any
 
 from bot.clock import Clock
-from bot.errors import GameOver, SessionChanged, SessionNotFound, WrongMessage
+from bot.errors import FollowedUp, GameOver, SessionChanged, SessionNotFound, WrongMessage
 from bot.games import (
     OPEN_STATUSES,
     Deadline,
+    FollowUp,
     GameHandler,
+    NewSession,
     Outcome,
     Seat,
     Session,
@@ -45,6 +47,7 @@ from bot.move_writes import (
     stored_seats,
     write_seats,
 )
+from bot.series import FOLLOW_UP_KEY
 from bot.storage import Connection, Database
 
 log = logging.getLogger(__name__)
@@ -193,38 +196,103 @@ class SessionService:
         """Create a session. With ``exclusive``, a human seat who already has an open game
         in this channel makes it fail with AlreadyPlaying (one game per player per channel)."""
         now = self.clock.now()
-        deadline_list = list(deadlines)
+        new = NewSession(
+            seats=list(seats),
+            state=state,
+            status=status,
+            deadlines=list(deadlines),
+            events=list(events),
+            exclusive=exclusive,
+        )
         async with self.db.transaction() as conn:
-            session_id = await conn.fetch_value(
-                "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
-                " seed, created_by, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
-                (
-                    game,
-                    guild_id,
-                    channel_id,
-                    status,
-                    dumps(state),
-                    self.seeds.next(),
-                    created_by,
-                    now,
-                    now,
-                ),
+            session_id = await insert_session(
+                conn,
+                new,
+                game=game,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                created_by=created_by,
+                seed=self.seeds.next(),
+                now=now,
             )
-            assert isinstance(session_id, int)
-            await write_seats(conn, session_id, seats)
-            if exclusive:
-                await claim_channel(conn, session_id, channel_id, seats, created_by)
-            await conn.execute(
-                "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
-                " VALUES (?, 0, ?, ?, ?, ?)",
-                (session_id, created_by, dumps({"type": "create"}), dumps(list(events)), now),
-            )
-            await replace_deadlines(conn, session_id, deadline_list)
             session = await load_session(conn, session_id)
         assert session is not None
-        self._notify_deadlines(deadline_list)
+        self._notify_deadlines(new.deadlines)
         return session
+
+    async def follow_up(
+        self,
+        previous_id: int,
+        actor_id: int,
+        action: dict[str, Any],
+        *,
+        on_message: int | None = None,
+    ) -> FollowUp:
+        """Start the session that follows a finished one (a rematch, a match's next game, a
+        new table for the same players) as ONE transaction: the game's handler says what
+        the new session is (``follow_up(ctx, action)``, refusing with a UserError), it is
+        created (one open game per player per channel, as ever), and the finished session
+        stores its id (``state["follow_up"]``, a new version, so its message is shown again
+        without the button). A finished session has one follow-up: a second press, from
+        anyone, any process, gets FollowedUp naming it, and nothing changes."""
+        async with self._lock(previous_id), self.db.transaction() as conn:
+            previous = await load_session(conn, previous_id, lock=True)
+            if previous is None:
+                raise SessionNotFound()
+            if (
+                on_message is not None
+                and previous.message_id is not None
+                and on_message != previous.message_id
+            ):
+                raise WrongMessage(message_link(previous))
+            handler = self.handlers.get(previous.game)
+            follow = getattr(handler, "follow_up", None)
+            if handler is None or follow is None:
+                raise SessionNotFound()
+            existing = previous.state.get(FOLLOW_UP_KEY)
+            if isinstance(existing, int) and previous.seat_of(actor_id) is not None:
+                raise FollowedUp(existing)
+            settings = await load_guild_settings(conn, previous.guild_id, self.defaults)
+            now = self.clock.now()
+            ctx = StepContext(
+                session=previous,
+                actor_id=actor_id,
+                now=now,
+                rng=session_rng(previous),
+                guild_settings=settings,
+            )
+            new: NewSession = follow(ctx, action)
+            if isinstance(existing, int):
+                raise FollowedUp(existing)
+            session_id = await insert_session(
+                conn,
+                new,
+                game=previous.game,
+                guild_id=previous.guild_id,
+                channel_id=previous.channel_id,
+                created_by=actor_id,
+                seed=self.seeds.next(),
+                now=now,
+            )
+            step = Step(
+                state={**previous.state, FOLLOW_UP_KEY: session_id},
+                events=[{"type": "followed_up", "session": session_id, "by": actor_id}],
+                status=previous.status,
+            )
+            write = MoveWrite(previous, step, actor_id, action, now)
+            await self.db.write_move(conn, write)
+            session = await load_session(conn, session_id)
+        assert session is not None
+        self._notify_deadlines(new.deadlines)
+        outcome = Outcome(
+            session=_saved(write),
+            previous=previous,
+            events=step.events,
+            action=action,
+            actor_id=actor_id,
+        )
+        self._notify_commit(outcome)
+        return FollowUp(session=session, new=new, previous=outcome)
 
     async def set_message(
         self, session_id: int, message_id: int, shown_version: int | None = None
@@ -426,6 +494,39 @@ def message_link(session: Session) -> str | None:
 
 
 # -- row helpers ----------------------------------------------------------------------------
+
+
+async def insert_session(
+    conn: Connection,
+    new: NewSession,
+    *,
+    game: str,
+    guild_id: int,
+    channel_id: int,
+    created_by: int,
+    seed: int,
+    now: float,
+) -> int:
+    """Store a new session (row, seats, busy players, first event, timers) in the open
+    transaction; returns its id. Raises AlreadyPlaying (``new.exclusive``) when a human
+    seat already has an open game in the channel."""
+    session_id = await conn.fetch_value(
+        "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
+        " seed, created_by, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
+        (game, guild_id, channel_id, new.status, dumps(new.state), seed, created_by, now, now),
+    )
+    assert isinstance(session_id, int)
+    await write_seats(conn, session_id, new.seats)
+    if new.exclusive:
+        await claim_channel(conn, session_id, channel_id, new.seats, created_by)
+    await conn.execute(
+        "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
+        " VALUES (?, 0, ?, ?, ?, ?)",
+        (session_id, created_by, dumps({"type": "create"}), dumps(list(new.events)), now),
+    )
+    await replace_deadlines(conn, session_id, new.deadlines)
+    return session_id
 
 
 def _saved(write: MoveWrite) -> Session:

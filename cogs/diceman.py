@@ -26,6 +26,7 @@ from bot.errors import UserError
 from bot.games import Session
 from bot.pictures import palette
 from bot.replies import Guarded
+from bot.series import BEST_OF_HELP, BestOf
 from cogs.duel_render import (
     DICEMAN_DICE,
     DICEMAN_EMOJI,
@@ -349,9 +350,11 @@ class Diceman(
         description="Challenge someone to a Diceman duel.",
         extras={"public": True},
     )
-    @app_commands.describe(opponent="The player you want to duel")
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.Member) -> None:
-        await start_challenge(self.bot, self.handler, interaction, opponent, {})
+    @app_commands.describe(opponent="The player you want to duel", best_of=BEST_OF_HELP)
+    async def challenge(
+        self, interaction: discord.Interaction, opponent: discord.Member, best_of: BestOf = 1
+    ) -> None:
+        await start_challenge(self.bot, self.handler, interaction, opponent, {}, best_of)
 
     @app_commands.command(
         name="ai", description="Play Diceman against me.", extras={"public": True}

@@ -29,6 +29,7 @@ from bot.games import Session
 from bot.pictures import palette
 from bot.pictures.picture import Picture
 from bot.replies import Guarded
+from bot.series import BEST_OF_HELP, BestOf
 from cogs import duel_picture
 from cogs.duel_render import (
     DEVICE_NAMES,
@@ -185,6 +186,9 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
     def vitals(self, view: dict[str, Any]) -> tuple[list[int], int]:
         return list(view["hp"]), int(view["start_hp"])
 
+    def replay_options(self, state: DuelState) -> dict[str, Any]:
+        return {"mode": state.mode, "hp": state.start_hp}
+
     def summary_extra(self, state: DuelState) -> dict[str, Any]:
         # Tau (seat 0) attacks on turn 1.
         return {"mode": state.mode, "first_seat": dd.TAU, "start_hp": state.start_hp}
@@ -223,7 +227,13 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
             if mode == "tactical"
             else "the dice choose everything; each player presses Roll"
         )
-        return f"Mode **{mode}** ({how}), **{hp} HP** each. A coin flip decides who is Tau."
+        tau = options.get("tau")
+        first = (
+            f"<@{tau}> is Tau and attacks first."
+            if isinstance(tau, int)
+            else "A coin flip decides who is Tau."
+        )
+        return f"Mode **{mode}** ({how}), **{hp} HP** each. {first}"
 
     def choice_text(self, choice: Any) -> str:
         if not isinstance(choice, dict):
@@ -512,6 +522,7 @@ class DimensionDuel(
         opponent="The player you want to duel",
         mode="tactical: secret choices (default); classic: the dice choose everything",
         hp="Starting hit points for both (10 to 150, default 75)",
+        best_of=BEST_OF_HELP,
     )
     async def challenge(
         self,
@@ -519,9 +530,15 @@ class DimensionDuel(
         opponent: discord.Member,
         mode: Mode = "tactical",
         hp: StartHp = dd.DEFAULT_HP,
+        best_of: BestOf = 1,
     ) -> None:
         await start_challenge(
-            self.bot, self.handler, interaction, opponent, {"mode": mode, "hp": int(hp)}
+            self.bot,
+            self.handler,
+            interaction,
+            opponent,
+            {"mode": mode, "hp": int(hp)},
+            best_of,
         )
 
     @app_commands.command(

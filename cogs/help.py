@@ -68,8 +68,9 @@ def help_embed(bot: DiceBot) -> discord.Embed:
         name="How to start",
         value=(
             "Run a game's command in a channel: challenge someone (they get **Accept** / "
-            "**Decline**), or play me right away. Run `/dicebot check` once to see whether "
-            "I can post in the channel and DM you."
+            "**Decline**; add `best_of: 3` or `5` for a match), or play me right away. A "
+            "finished game has a **Rematch** button. Run `/dicebot check` once to see "
+            "whether I can post in the channel and DM you."
         ),
         inline=False,
     )

@@ -39,11 +39,15 @@ from bot.challenges import (
     is_challenge,
     ping_challenger,
     refuse_answered_challenge,
+    refuse_next_game,
+    refuse_unfinished,
+    rematch_challenge,
 )
 from bot.errors import NotYourGame, StaleControl, UserError
 from bot.games import (
     Deadline,
     MessageFields,
+    NewSession,
     Outcome,
     PrivateControls,
     Seat,
@@ -55,7 +59,24 @@ from bot.games import (
 )
 from bot.guild_settings import GuildSettings
 from bot.pictures import worker as picture_worker
+from bot.rematch import finished_two_player
 from bot.replies import Guarded
+from bot.series import (
+    BEST_OF_HELP,
+    BestOf,
+    Series,
+    challenge_line,
+    is_rematch,
+    keep_series,
+    load_series,
+    match_over_after,
+    new_match,
+    next_in_match,
+    rematch_after,
+    running_line,
+    series_of,
+    with_series,
+)
 from bot.text import escape
 from cogs import knucklebones_render as render
 from game_core import knucklebones as kb
@@ -188,7 +209,14 @@ def players_of(session: Session) -> list[render.Player]:
 
 
 def step_action(ctx: StepContext, action: dict[str, Any]) -> Step:
-    """The handler's ``step``: one action on a Knucklebones session (see the module doc)."""
+    """The handler's ``step``: one action on a Knucklebones session (see the module doc).
+    A game of a match or a rematch chain keeps its series for its whole life."""
+    step = _step(ctx, action)
+    keep_series(ctx.session.state, step.state)
+    return step
+
+
+def _step(ctx: StepContext, action: dict[str, Any]) -> Step:
     if is_challenge(ctx.session.state):
         return challenge_step(ctx, action, _start_from_challenge)
     refuse_answered_challenge(ctx, action)
@@ -307,6 +335,74 @@ def _finish(table: Table, engine: kb.KnucklebonesState, events: list[Event]) -> 
 
 
 # ---------------------------------------------------------------------------------------
+# Playing on: a rematch, or a match's next game (SessionService.follow_up)
+# ---------------------------------------------------------------------------------------
+
+
+def winner_of(session: Session, table: Table) -> int | None:
+    """The user who won a finished game (None: a draw)."""
+    result = kb.result(table.engine)
+    if result is None or result.draw or not result.winners:
+        return None
+    return session.user_of(result.winners[0]).user_id
+
+
+def follow_up_for(ctx: StepContext, action: dict[str, Any]) -> NewSession:
+    """The game a finished one leads to: the match's next game (at once), or a rematch (at
+    once against the AI; a challenge the other player accepts otherwise). The player who
+    moved second moves first; the AI's level and the match's length carry over."""
+    previous = ctx.session
+    if ctx.seat is None:
+        names = " and ".join(escape(seat.display_name) for seat in previous.seats)
+        raise NotYourGame(
+            f"Only {names} can play on from this game. Start your own with "
+            "`/knucklebones challenge` or `/knucklebones ai`."
+        )
+    refuse_unfinished(previous)
+    table = Table.model_validate(previous.state)
+    winner = winner_of(previous, table)
+    series = series_of(
+        (previous.user_of(0).user_id, previous.user_of(1).user_id), load_series(previous.state)
+    )
+    first_seat = 1 - table.engine.first_player
+    kind = action.get("type")
+    if kind == "next":
+        refuse_next_game(series, winner)
+        return _new_table(ctx, table, next_in_match(series, winner, previous.id), first_seat)
+    if kind != "rematch":
+        raise IllegalMove("That is not something to do with a finished Knucklebones game.")
+    if series.is_match and not match_over_after(series, winner):
+        raise UserError(f"The match goes on: press **Start game {series.game + 1}**.")
+    again = rematch_after(series, winner, previous.id)
+    if previous.vs_ai:
+        return _new_table(ctx, table, again, first_seat)
+    first_user = previous.user_of(first_seat).user_id
+    options = {"first": "me" if first_user == ctx.actor_id else "them"}
+    return rematch_challenge(ctx, action, options, again)
+
+
+def _new_table(ctx: StepContext, table: Table, series: Series, first_seat: int) -> NewSession:
+    """A game that starts at once, with the previous game's seats."""
+    new, events, deadlines = open_table(
+        ctx.rng,
+        ctx.now,
+        ctx.guild_settings,
+        first_choice="me" if first_seat == 0 else "them",
+        ai_level=table.ai_level,
+        ai_seat=table.ai_seat,
+    )
+    players = [seat for seat in ctx.session.seats if not seat.is_ai]
+    return NewSession(
+        seats=list(ctx.session.seats),
+        state=with_series(new.dump(), series),
+        status="active",
+        deadlines=deadlines,
+        events=events,
+        ping=[seat.user_id for seat in players if seat.user_id != ctx.actor_id],
+    )
+
+
+# ---------------------------------------------------------------------------------------
 # Components
 # ---------------------------------------------------------------------------------------
 
@@ -413,6 +509,7 @@ class KnucklebonesCog(
     @app_commands.describe(
         opponent="Who you want to play against.",
         first="Who moves first: a coin flip (default), you, or your opponent.",
+        best_of=BEST_OF_HELP,
     )
     @app_commands.guild_only()
     async def challenge(
@@ -420,6 +517,7 @@ class KnucklebonesCog(
         interaction: discord.Interaction,
         opponent: discord.Member,
         first: FirstChoice = "random",
+        best_of: BestOf = 1,
     ) -> None:
         user = interaction.user
         if opponent.id == user.id:
@@ -443,7 +541,10 @@ class KnucklebonesCog(
             channel_id=interaction.channel_id,
             created_by=user.id,
             seats=[challenger, challenged],
-            state=challenge_state(challenger, challenged, {"first": first}, expires_at),
+            state=with_series(
+                challenge_state(challenger, challenged, {"first": first}, expires_at),
+                new_match(user.id, opponent.id, best_of),
+            ),
             status="pending",
             deadlines=challenge_deadlines(expires_at),
         )
@@ -544,15 +645,23 @@ class KnucklebonesCog(
     async def message_fields(
         self, session: Session, events: list[Event] | None = None
     ) -> dict[str, Any]:
+        series = load_series(session.state)
+        names = {seat.user_id: seat.display_name for seat in session.seats}
         if is_challenge(session.state):
             if session.is_open:
                 challenge = session.state["challenge"]
+                details = "\n".join(
+                    line
+                    for line in (first_details(challenge), challenge_line(series, names))
+                    if line
+                )
                 text = challenge_message_text(
                     TITLE,
                     challenge["challenger"],
                     challenge["opponent"],
                     challenge["expires_at"],
-                    first_details(challenge),
+                    details,
+                    rematch=is_rematch(session.state),
                 )
                 return {"content": text, "embed": None, "view": challenge_view(session.id)}
             return {
@@ -569,13 +678,19 @@ class KnucklebonesCog(
         )
         picture = await picture_worker.draw(render.render_board, view, players)
         content = render.status_line(view, players, clock, ai_level=table.ai_level)
-        buttons = None
+        buttons: discord.ui.View | None = None
         if session.status == "cancelled":
             reason = cancel_reason(events or []) or "stopped before the end"
             content = f"🛑 This Knucklebones game was {reason}; no result counts."
         elif session.is_open:
             mover_is_ai = view["current_player"] == table.ai_seat
             buttons = board_view(session.id, view, mover_is_ai)
+            line = running_line(series, names)
+            if line:
+                content += "\n" + line
+        else:
+            lines, buttons = finished_two_player(session, series, winner_of(session, table))
+            content = "\n".join([content, *lines])
         return {
             "content": content,
             "embed": None,
@@ -589,23 +704,22 @@ class KnucklebonesCog(
         challenger = f"<@{challenge.get('challenger')}>"
         opponent = f"<@{challenge.get('opponent')}>"
         kinds = {event.get("type") for event in events}
+        noun = "rematch" if is_rematch(session.state) else "challenge"
         if "challenge_declined" in kinds:
-            return f"❌ {opponent} declined {challenger}'s Knucklebones challenge."
+            return f"❌ {opponent} declined {challenger}'s Knucklebones {noun}."
         if "challenge_withdrawn" in kinds:
-            return f"↩️ {challenger} withdrew the Knucklebones challenge to {opponent}."
+            return f"↩️ {challenger} withdrew the Knucklebones {noun} to {opponent}."
         if "challenge_expired" in kinds:
             minutes = max(1, round((challenge.get("expires_at", 0) - session.created_at) / 60))
             unit = "minute" if minutes == 1 else "minutes"
             return (
-                f"⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
+                f"⌛ {challenger}'s Knucklebones {noun} to {opponent} expired: it was not "
                 f"accepted within {minutes} {unit}."
             )
         reason = cancel_reason(events)
         if reason:
-            return (
-                f"🛑 The Knucklebones challenge between {challenger} and {opponent} was {reason}."
-            )
-        return f"This Knucklebones challenge between {challenger} and {opponent} is closed."
+            return f"🛑 The Knucklebones {noun} between {challenger} and {opponent} was {reason}."
+        return f"This Knucklebones {noun} between {challenger} and {opponent} is closed."
 
     def gather_after(self, outcome: Outcome) -> float:
         return 0.0  # every move is shown at once
@@ -642,6 +756,9 @@ class KnucklebonesCog(
 
     def step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
         return step_action(ctx, action)
+
+    def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
+        return follow_up_for(ctx, action)
 
 
 def first_details(challenge: dict[str, Any]) -> str:

@@ -43,11 +43,15 @@ from bot.challenges import (
     is_challenge,
     ping_challenger,
     refuse_answered_challenge,
+    refuse_next_game,
+    refuse_unfinished,
+    rematch_challenge,
 )
 from bot.errors import NotYourGame, StaleControl, UserError
 from bot.games import (
     Deadline,
     MessageFields,
+    NewSession,
     Outcome,
     PrivateControls,
     Seat,
@@ -60,6 +64,21 @@ from bot.games import (
 from bot.pictures import palette
 from bot.pictures import worker as picture_worker
 from bot.pictures.picture import Picture
+from bot.rematch import finished_two_player
+from bot.series import (
+    Series,
+    challenge_line,
+    is_rematch,
+    keep_series,
+    load_series,
+    match_over_after,
+    new_match,
+    next_in_match,
+    rematch_after,
+    running_line,
+    series_of,
+    with_series,
+)
 from bot.text import escape
 from cogs.duel_render import describe_seconds, life_bar
 from game_core.base import Event, GameResult
@@ -186,6 +205,10 @@ class SecretDuelGame(ABC, Generic[StateT]):
     def summary_extra(self, state: StateT) -> dict[str, Any]:
         return {}
 
+    def replay_options(self, state: StateT) -> dict[str, Any]:
+        """The options a game was started with, for its rematch or next game."""
+        return {}
+
     # -- texts ----------------------------------------------------------------------------
 
     @abstractmethod
@@ -264,6 +287,12 @@ class SecretDuelHandler(Generic[StateT]):
     # -- step: inside the session's transaction --------------------------------------------
 
     def step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
+        # A game of a match or a rematch chain keeps its series for its whole life.
+        step = self._step(ctx, action)
+        keep_series(ctx.session.state, step.state)
+        return step
+
+    def _step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
         raw = ctx.session.state
         if is_challenge(raw):
             return challenge_step(ctx, action, self._start)
@@ -295,9 +324,16 @@ class SecretDuelHandler(Generic[StateT]):
 
     def _start(self, ctx: StepContext, options: dict[str, Any]) -> Step:
         state, events = self.rules.new_game(options, ctx.rng)
-        seats = list(ctx.session.seats)
+        seats = sorted(ctx.session.seats, key=lambda s: s.seat)
         swapped = False
-        if self.rules.random_first_seat and ctx.rng.random() < 0.5:
+        # "tau": who attacks first in a rematch or a match's next game (it alternates);
+        # otherwise a coin flip where the game has one.
+        tau = options.get("tau")
+        if isinstance(tau, int) and any(seat.user_id == tau for seat in seats):
+            swap = seats[0].user_id != tau
+        else:
+            swap = self.rules.random_first_seat and ctx.rng.random() < 0.5
+        if swap:
             seats = sorted(
                 (
                     Seat(
@@ -316,6 +352,70 @@ class SecretDuelHandler(Generic[StateT]):
         if swapped:
             step.seats = seats
         return step
+
+    # -- playing on: a rematch, or a match's next game (SessionService.follow_up) -----------
+
+    def winner_of(self, session: Session, state: StateT) -> int | None:
+        """The user who won a finished game (None: a draw)."""
+        result = self.rules.result(state)
+        if result is None or result.draw or not result.winners:
+            return None
+        return session.user_of(result.winners[0]).user_id
+
+    def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
+        """The game a finished one leads to: the match's next game (at once), or a rematch
+        (at once against the AI; a challenge the other player accepts otherwise). The
+        options carry over; in Dimension Duel the last game's Kaon is Tau (attacks first)."""
+        previous = ctx.session
+        command = self.rules.command
+        if ctx.seat is None:
+            names = " and ".join(self.shown_names(previous))
+            raise NotYourGame(
+                f"Only {names} can play on from this game. Start your own with "
+                f"`/{command} challenge` or `/{command} ai`."
+            )
+        refuse_unfinished(previous)
+        parsed = self.parse(previous)
+        if parsed is None or self.rules.result(parsed[0]) is None:
+            raise UserError("This game ended without a result: start a new one with a command.")
+        state = parsed[0]
+        winner = self.winner_of(previous, state)
+        series = series_of(
+            (previous.user_of(0).user_id, previous.user_of(1).user_id),
+            load_series(previous.state),
+        )
+        options = self.rules.replay_options(state)
+        if self.rules.random_first_seat:
+            options["tau"] = previous.user_of(1).user_id
+        kind = action.get("type")
+        if kind == "next":
+            refuse_next_game(series, winner)
+            return self._set_up(ctx, options, next_in_match(series, winner, previous.id))
+        if kind != "rematch":
+            raise IllegalMove(f"That is not something to do with a finished {self.rules.title}.")
+        if series.is_match and not match_over_after(series, winner):
+            raise UserError(f"The match goes on: press **Start game {series.game + 1}**.")
+        again = rematch_after(series, winner, previous.id)
+        if previous.vs_ai:
+            return self._set_up(ctx, options, again)
+        return rematch_challenge(ctx, action, options, again)
+
+    def _set_up(self, ctx: StepContext, options: dict[str, Any], series: Series) -> NewSession:
+        """A game that begins at once with the previous game's players (``begin`` right
+        after the commit, or by its durable timer)."""
+        seats = list(ctx.session.seats)
+        return NewSession(
+            seats=seats,
+            state=with_series({SETUP_KEY: options}, series),
+            status="active",
+            deadlines=[
+                Deadline(
+                    kind="begin", due_at=ctx.now + BEGIN_DELAY_SECONDS, action={"type": "begin"}
+                )
+            ],
+            begin={"type": "begin"},
+            ping=[s.user_id for s in seats if not s.is_ai and s.user_id != ctx.actor_id],
+        )
 
     def _next_round(
         self,
@@ -475,12 +575,15 @@ class SecretDuelHandler(Generic[StateT]):
                     session, "closed", cancel_reason(context.events)
                 )
             challenge = session.state["challenge"]
+            series = challenge_line(load_series(session.state), self.raw_names(session))
+            details = self.rules.challenge_details(challenge.get("options") or {})
             text = challenge_message_text(
                 self.rules.title,
                 challenge["challenger"],
                 challenge["opponent"],
                 challenge["expires_at"],
-                self.rules.challenge_details(challenge.get("options") or {}),
+                f"{details}\n{series}" if series else details,
+                rematch=is_rematch(session.state),
             )
             return {"content": text, "embed": None, "view": challenge_view(session.id)}
         if self.parse(session) is None:
@@ -585,6 +688,10 @@ class SecretDuelHandler(Generic[StateT]):
         """The players' display names as they are (for pictures, which draw them)."""
         return [session.user_of(seat).display_name for seat in (0, 1)]
 
+    def raw_names(self, session: Session) -> dict[int, str]:
+        """User id -> display name as written (bot.series escapes what it shows)."""
+        return {seat.user_id: seat.display_name for seat in session.seats}
+
     def shown_names(self, session: Session) -> list[str]:
         """The players' display names escaped, for message text (markdown means nothing
         in a name: ``**bold**__`` stays those characters, ``@everyone`` pings nobody)."""
@@ -596,15 +703,16 @@ class SecretDuelHandler(Generic[StateT]):
         challenge = session.state.get("challenge", {})
         challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
         title = self.rules.title
+        noun = "rematch" if is_rematch(session.state) else "challenge"
         text = {
-            "declined": f"<@{opponent}> declined the {title} challenge from <@{challenger}>.",
-            "withdrawn": f"<@{challenger}> withdrew the {title} challenge to <@{opponent}>.",
+            "declined": f"<@{opponent}> declined the {title} {noun} from <@{challenger}>.",
+            "withdrawn": f"<@{challenger}> withdrew the {title} {noun} to <@{opponent}>.",
             "expired": (
-                f"The {self.rules.title} challenge from <@{challenger}> to <@{opponent}> expired "
+                f"The {title} {noun} from <@{challenger}> to <@{opponent}> expired "
                 "without an answer."
             ),
             "closed": (
-                f"The {title} challenge from <@{challenger}> to <@{opponent}> was "
+                f"The {title} {noun} from <@{challenger}> to <@{opponent}> was "
                 f"{reason or 'closed'}."
             ),
         }[how]
@@ -697,12 +805,21 @@ class SecretDuelHandler(Generic[StateT]):
                 embed.set_footer(
                     text=f"The dice choose for you. /{self.rules.command} forfeit to give up."
                 )
-        buttons = None if finished else self.rules.public_buttons(session.id, round_no, secret)
-        content = (
-            self.headline(session)
-            if not finished
-            else self._status_line(session, state, ui, names, cancelled_because)
-        )
+        series = load_series(session.state)
+        buttons: discord.ui.View | None = None
+        if not finished:
+            buttons = self.rules.public_buttons(session.id, round_no, secret)
+            content = self.headline(session)
+            line = running_line(series, self.raw_names(session))
+            if line:
+                content += "\n" + line
+        else:
+            content = self._status_line(session, state, ui, names, cancelled_because)
+            if session.status == "finished" and ended is not None:
+                lines, buttons = finished_two_player(
+                    session, series, self.winner_of(session, state)
+                )
+                content = "\n".join([content, *lines])
         return {
             "content": content,
             "embed": embed,
@@ -977,6 +1094,7 @@ async def start_challenge(
     interaction: discord.Interaction,
     opponent: discord.User | discord.Member,
     options: dict[str, Any],
+    best_of: int = 1,
 ) -> None:
     rules = handler.rules
     if interaction.guild_id is None or interaction.channel_id is None:
@@ -1003,7 +1121,10 @@ async def start_challenge(
         channel_id=interaction.channel_id,
         created_by=interaction.user.id,
         seats=[challenger, challenged],
-        state=challenge_state(challenger, challenged, options, expires_at),
+        state=with_series(
+            challenge_state(challenger, challenged, options, expires_at),
+            new_match(challenger.user_id, challenged.user_id, best_of),
+        ),
         status="pending",
         deadlines=challenge_deadlines(expires_at),
     )

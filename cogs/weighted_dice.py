@@ -54,6 +54,7 @@ from bot.errors import NotYourGame, UserError
 from bot.games import (
     Deadline,
     MessageFields,
+    NewSession,
     Outcome,
     PrivateControls,
     Seat,
@@ -64,7 +65,9 @@ from bot.games import (
     cancel_reason,
 )
 from bot.pictures import worker as picture_worker
+from bot.rematch import play_on_view
 from bot.replies import Guarded
+from bot.series import follow_up_of
 from cogs.weighted_render import (
     Rendered,
     die,
@@ -430,6 +433,15 @@ def modal_value(components: list[dict[str, Any]], custom_id: str) -> str:
 # -- views --------------------------------------------------------------------------------------
 
 
+def invitation(lobby: LobbyState, session: Session) -> str | None:
+    """A Play again lobby's line for the invited players who have not joined yet."""
+    waiting = [user for user in lobby.invited if session.seat_of(user) is None]
+    if not waiting:
+        return None
+    mentions = " ".join(f"<@{user}>" for user in waiting)
+    return f"🔁 Play again: {mentions}, press **Join** to take your seat."
+
+
 def lobby_view(session: Session) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     players = len(session.seats)
@@ -753,6 +765,52 @@ class WeightedDice(
             )
         raise IllegalMove("The game has not started yet: wait for the host to press Start.")
 
+    def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
+        """Play again: a new lobby hosted by whoever pressed, the other players of the
+        finished table invited (each presses Join; anyone else may join too)."""
+        previous = ctx.session
+        if ctx.seat is None:
+            raise NotYourGame(
+                "Only the players of this table can open the next one: open your own with "
+                "`/weighted new`."
+            )
+        if previous.status != "finished" or not isinstance(load_state(previous.state), TableState):
+            raise UserError(
+                "This table ended without a result: open a new one with `/weighted new`."
+            )
+        if action.get("type") != "lobby":
+            raise IllegalMove("That is not something to do with a finished Weighted Dice table.")
+        expires_at = ctx.now + ctx.guild_settings.lobby_expiry_seconds
+        me = previous.user_of(ctx.seat)
+        name = str(action.get("name") or "").strip()[:100] or me.display_name
+        invited = [seat.user_id for seat in previous.seats if seat.user_id != me.user_id]
+        table = load_state(previous.state)
+        assert isinstance(table, TableState)
+        # The table's options carry over (a table from before options had none: the
+        # server's settings apply, as they did to it).
+        lobby = LobbyState(
+            host=me.user_id, expires_at=expires_at, options=table.options, invited=invited
+        )
+        return NewSession(
+            seats=[Seat(seat=0, user_id=me.user_id, display_name=name)],
+            state=lobby.model_dump(mode="json"),
+            status="pending",
+            deadlines=[
+                Deadline(kind="lobby_expiry", due_at=expires_at, action={"type": "lobby_expire"})
+            ],
+            events=[{"type": "lobby_opened", "host": me.user_id, "again": previous.id}],
+            ping=invited,
+        )
+
+    def rejoin_action(self, follow: Session, user_id: int) -> dict[str, Any] | None:
+        """Play again pressed on a table whose new lobby is open: join it, if invited."""
+        state = load_state(follow.state)
+        if follow.status != "pending" or not isinstance(state, LobbyState):
+            return None
+        if user_id not in state.invited or follow.seat_of(user_id) is not None:
+            return None
+        return {"type": "join"}
+
     def _table_step(self, ctx: StepContext, table: TableState, action: dict[str, Any]) -> Step:
         engine = table.engine
         move = self._engine_action(ctx, engine, action)
@@ -921,16 +979,25 @@ class WeightedDice(
         cancelled = session.status == "cancelled"
         rendered: Rendered
         view: discord.ui.View | None = None
+        content: str | None
         if isinstance(state, LobbyState):
             rendered = lobby_embed(state, session.seats, session.id, cancelled=cancelled, note=note)
+            content = rendered.content
             if session.status == "pending":
                 view = lobby_view(session)
+                content = invitation(state, session) or content
         else:
             rendered = table_embed(state, session.seats, session.id, cancelled=cancelled, note=note)
+            content = rendered.content
             if session.status == "active":
                 view = table_view(session, state.engine)
+            elif session.status == "finished":
+                if follow_up_of(session.state) is None:
+                    view = play_on_view(session.id, "lobby")
+                else:
+                    content = f"{content}\n🔁 A new table is open, below."
         return {
-            "content": rendered.content,
+            "content": content,
             "embed": rendered.embed,
             "view": view,
             "allowed_mentions": discord.AllowedMentions.none(),

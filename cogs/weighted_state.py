@@ -2,9 +2,9 @@
 
 A session's ``state`` is one of two envelopes:
 
-- ``LobbyState`` (session status "pending"): who opened the table, the table's options
-  and when the lobby expires. The players themselves are the session's seats, in join
-  order.
+- ``LobbyState`` (session status "pending"): who opened the table, the table's options,
+  when the lobby expires, and who is invited (Play again). The players themselves are the
+  session's seats, in join order.
 - ``TableState`` (status "active", then "finished"): the engine's ``WeightedDiceState``
   plus what only the Discord table needs: who may stop the game, the opening roll-off to
   show in round one, when the current timer fires, and the last few notable happenings
@@ -136,6 +136,8 @@ class LobbyState(BaseModel):
     options: TableOptions | None = None
     # Why the lobby closed without a game ("expired", "host_left"); None while open.
     closed: Literal["expired", "host_left"] | None = None
+    # Play again: the players of the finished table, invited (each presses Join).
+    invited: list[StrictInt] = Field(default_factory=list)
 
 
 class TableState(BaseModel):

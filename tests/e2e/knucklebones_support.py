@@ -51,8 +51,27 @@ def enabled_columns(board: FakeMessage) -> list[int]:
     ]
 
 
+def column_buttons(board: FakeMessage) -> list[dict[str, Any]]:
+    return [b for b in board.buttons() if str(b.get("label", "")).startswith("Column ")]
+
+
 def is_finished(board: FakeMessage) -> bool:
-    return board.buttons() == [] and (" wins" in board.content or "Draw" in board.content)
+    """The game is over on the board: no Column buttons, the result on top (a finished
+    game offers only a Rematch or the match's next game)."""
+    return column_buttons(board) == [] and (" wins" in board.content or "Draw" in board.content)
+
+
+async def play_to_the_end(players: dict[int, Player], board: FakeMessage) -> int:
+    """Both players press columns until the game ends; returns the number of presses."""
+    presses = 0
+    while not is_finished(board):
+        turn = board_turn(board)
+        assert turn is not None, board.content
+        mover = players[mover_id(board) or 0]
+        columns = enabled_columns(board)
+        await press_column(mover, board, columns[turn % len(columns)])
+        presses += 1
+    return presses
 
 
 async def wait_for_turn(fake: FakeDiscord, board: FakeMessage, after: int) -> None:

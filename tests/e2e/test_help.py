@@ -28,6 +28,7 @@ async def test_help_names_the_games_how_to_start_them_and_opens_rules_privately(
         assert "\n" not in line  # a line each
         assert all(f"`{command}`" in line for command in commands), (title, line)
     assert "How to start" in fields and "/dicebot check" in fields["How to start"]
+    assert "best_of: 3" in fields["How to start"] and "**Rematch**" in fields["How to start"]
     assert card.labels() == [f"{title} rules" for title in GAMES]
     assert guild.default_channel.messages() == []  # nothing public
 

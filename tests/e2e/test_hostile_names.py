@@ -93,3 +93,22 @@ async def test_weighted_dice_shows_a_markdown_nickname_as_written(
     await fake_discord.wait_for(lambda: bool(lobby.attachments), what="the table")
     assert NICK in (lobby.attachment("table.png").description or "")
     assert check_names_escaped(fake_discord) >= 2
+
+
+async def test_a_rematch_chain_names_a_markdown_nickname_as_written(
+    running_bot, fake_discord: FakeDiscord, make_member, bob: Player
+) -> None:
+    eve: Player = await make_member("eve", nick=NICK)
+    board = await start_duel(fake_discord, eve, bob, first="me")
+    start = len(fake_discord.requests)
+    await bob.slash("knucklebones forfeit")
+    await fake_discord.wait_for(lambda: "forfeited" in board.content, what="the forfeit")
+    refused = await (await make_member("zed")).click(board, "Rematch")
+    assert f"Only {ESCAPED} and Bob can play on" in refused.text()
+    challenge = (await bob.click(board, "Rematch")).message
+    assert challenge is not None
+    assert f"Series: {ESCAPED} leads 1–0 so far." in challenge.content
+    await eve.click(challenge, "Accept")
+    await fake_discord.wait_for(lambda: "Rematch." in challenge.content, what="the rematch")
+    assert f"🔁 Rematch. Series: {ESCAPED} leads 1–0." in challenge.content
+    assert check_names_escaped(fake_discord, start) >= 3

@@ -161,9 +161,9 @@ def session_of(message: FakeMessage) -> int:
 
 async def press(player: Player, board: FakeMessage) -> None:
     outcome = await player.click(board, f"Column {enabled_columns(board)[0] + 1}")
-    # The answer is the board itself, unless the move took over 2 s on a loaded machine:
+    # The answer is the board itself, unless the move took over 1.5 s on a loaded machine:
     # then the bot deferred in time and edited the board after (bot/answers.py).
-    deferred_in_time = outcome.type is CallbackType.DEFERRED_UPDATE and outcome.latency >= 1.9
+    deferred_in_time = outcome.type is CallbackType.DEFERRED_UPDATE and outcome.latency >= 1.4
     assert outcome.type is CallbackType.UPDATE_MESSAGE or deferred_in_time, (
         outcome.type,
         outcome.latency,

@@ -159,7 +159,10 @@ async def test_sigkill_mid_burst_on_postgres_keeps_every_committed_move(tmp_path
             if child.returncode is None:
                 child.kill()
             await child.wait()
-        assert child.returncode == -signal.SIGKILL
+        # Killed, never a clean exit. (asyncio reports 255 instead of -9 when the child was
+        # reaped by another watcher of this test process first, e.g. after the multi-process
+        # tests, so only "not a clean exit" is asserted.)
+        assert child.returncode in (-signal.SIGKILL, 255)
         db = database_at(url, tmp_path / "unused.db")
         await db.open()
         try:
