@@ -13,8 +13,8 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -29,9 +29,11 @@ from bot.challenges import act_on_challenge
 from bot.errors import UserError
 
 
-@contextmanager
-def database_locked(path: Path, seconds: float) -> Iterator[threading.Thread]:
-    """Another connection holds the database's write lock for ``seconds``."""
+@asynccontextmanager
+async def database_locked(path: Path, seconds: float) -> AsyncIterator[threading.Thread]:
+    """Another connection holds the database's write lock for ``seconds``. The waits run
+    off the event loop: the bot shares it, and a transaction of the bot's that is under way
+    must be able to finish before the other connection can take the lock."""
     locked = threading.Event()
 
     def hold() -> None:
@@ -46,11 +48,11 @@ def database_locked(path: Path, seconds: float) -> Iterator[threading.Thread]:
 
     holder = threading.Thread(target=hold, name="lock-holder")
     holder.start()
-    assert locked.wait(5)
+    assert await asyncio.to_thread(locked.wait, 5)
     try:
         yield holder
     finally:
-        holder.join()
+        await asyncio.to_thread(holder.join)
 
 
 @asynccontextmanager
@@ -60,7 +62,7 @@ async def writes_locked(bot: DiceBot, seconds: float) -> AsyncIterator[None]:
     lets reads through."""
     url = bot.settings.database_url
     if url is None:
-        with database_locked(bot.settings.database_path, seconds):
+        async with database_locked(bot.settings.database_path, seconds):
             yield
         return
     conn = await asyncpg.connect(url.get_secret_value())
@@ -146,7 +148,7 @@ async def test_a_lock_that_outlasts_the_busy_timeout_gets_try_again_and_changes_
     session = await session_for(running_bot, board)
     # A shorter busy timeout than the default 5 s keeps this test quick; the path is the same.
     await running_bot.db.conn.execute("PRAGMA busy_timeout = 2500")
-    with database_locked(running_bot.settings.database_path, 4.0):
+    async with database_locked(running_bot.settings.database_path, 4.0):
         pressed = await alice.begin_click(board, "Column 1")
         outcome = await wait_for_answer(pressed, 3)
         assert outcome.type is CallbackType.DEFERRED_UPDATE
