@@ -1,0 +1,304 @@
+"""Every text players read, in their language: gettext catalogs, Babel formatting.
+
+Why gettext with Babel rather than Project Fluent: the catalogs are plain ``.po`` files
+that every translation tool and platform (Weblate, Crowdin, Poedit) reads, Babel extracts
+them from the source and checks them, and the same Babel formats numbers and dates per
+language, so one well-kept library does both halves.
+
+The language in use is a context variable: an interaction's task sets the player's
+language when it starts (ephemeral answers, DMs), and the publisher switches to the
+server's language around a public message (``use``). Code that builds a text calls
+``_("…")`` (or ``ngettext``) at the moment it builds it; module-level texts are marked
+with ``N_("…")`` and translated where they are shown.
+
+``DICEBOT_PSEUDO_LOCALE=1`` turns every translated text into pseudo-text: each literal run
+wrapped in ``⟦ ⟧`` and padded 40% longer with ``⁓``, placeholders untouched, so a run of
+the end-to-end suite shows any English left (text outside the brackets) and any Discord
+length limit a longer language would break.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import gettext as gettext_module
+import io
+import math
+import os
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+
+from babel import Locale as BabelLocale
+from babel import dates as babel_dates
+from babel import numbers as babel_numbers
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES_DIR = Path(__file__).with_name("locales")
+DOMAIN = "dicebot"
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language the bot speaks: its catalog code, the Discord locales it serves, its name
+    as its speakers write it, and the Babel locale that formats its numbers and dates."""
+
+    code: str
+    native_name: str
+    discord_locales: tuple[str, ...]
+    babel_locale: str
+
+
+ENGLISH = "en"
+LANGUAGES: dict[str, Language] = {
+    "en": Language("en", "English", ("en-US", "en-GB"), "en_US"),
+    "es": Language("es", "Español", ("es-ES", "es-419"), "es_ES"),
+    "fr": Language("fr", "Français", ("fr",), "fr_FR"),
+}
+SHIPPED = tuple(LANGUAGES)
+TRANSLATED = tuple(code for code in SHIPPED if code != ENGLISH)
+
+_DISCORD_TO_LANGUAGE = {
+    locale: language.code for language in LANGUAGES.values() for locale in language.discord_locales
+}
+
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("dicebot_language", default=ENGLISH)
+
+PSEUDO_ENV = "DICEBOT_PSEUDO_LOCALE"
+PSEUDO_OPEN, PSEUDO_CLOSE, PSEUDO_PAD = "⟦", "⟧", "⁓"
+PSEUDO_GROWTH = 0.4
+
+
+def pseudo_enabled() -> bool:
+    return os.environ.get(PSEUDO_ENV, "") == "1"
+
+
+# ---------------------------------------------------------------------------------------
+# Which language
+# ---------------------------------------------------------------------------------------
+
+
+def language_for_locale(locale: object) -> str | None:
+    """The shipped language for a Discord locale (``discord.Locale`` or its string, such
+    as ``es-419``), or None when the bot does not speak it."""
+    if locale is None:
+        return None
+    value = str(getattr(locale, "value", locale))
+    if value in _DISCORD_TO_LANGUAGE:
+        return _DISCORD_TO_LANGUAGE[value]
+    base = value.split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def resolve(*candidates: object) -> str:
+    """The first candidate (a language code or Discord locale) the bot speaks; English
+    when none is."""
+    for candidate in candidates:
+        if isinstance(candidate, str) and candidate in LANGUAGES:
+            return candidate
+        language = language_for_locale(candidate)
+        if language is not None:
+            return language
+    return ENGLISH
+
+
+def current() -> str:
+    """The language texts are built in right now."""
+    return _current.get()
+
+
+def set_language(language: str) -> None:
+    """Speak ``language`` for the rest of this task (an interaction's own task)."""
+    _current.set(language if language in LANGUAGES else ENGLISH)
+
+
+@contextlib.contextmanager
+def use(language: str) -> Iterator[None]:
+    """Speak ``language`` inside the block (a public message, another player's DM)."""
+    token = _current.set(language if language in LANGUAGES else ENGLISH)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+# ---------------------------------------------------------------------------------------
+# Catalogs
+# ---------------------------------------------------------------------------------------
+
+
+def catalog_files(language: str) -> list[Path]:
+    """A language's ``.po`` files: one per area of the bot, merged when loaded."""
+    return sorted((LOCALES_DIR / language).glob("*.po"))
+
+
+def read_catalog(language: str) -> Catalog:
+    """Every message of ``language``, its area files merged (Babel's own catalog type)."""
+    merged = Catalog(locale=LANGUAGES[language].babel_locale, domain=DOMAIN)
+    for path in catalog_files(language):
+        with path.open("rb") as handle:
+            part = read_po(handle, locale=LANGUAGES[language].babel_locale)
+        for message in part:
+            if message.id and message.string and not message.fuzzy:
+                merged[message.id] = message
+    return merged
+
+
+@cache
+def _translations(language: str) -> gettext_module.NullTranslations:
+    if language == ENGLISH or language not in LANGUAGES:
+        return gettext_module.NullTranslations()
+    # Compiled in memory: the repository keeps only the .po sources translators edit.
+    buffer = io.BytesIO()
+    write_mo(buffer, read_catalog(language))
+    buffer.seek(0)
+    return gettext_module.GNUTranslations(buffer)
+
+
+def load_all() -> None:
+    """Read every catalog now (at start), so the first player does not wait for it."""
+    for language in SHIPPED:
+        _translations(language)
+
+
+# ---------------------------------------------------------------------------------------
+# Translating
+# ---------------------------------------------------------------------------------------
+
+
+def N_(message: str) -> str:
+    """Marks a text for the catalogs where it is defined; ``_`` translates it where shown."""
+    return message
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    text = _translations(_current.get()).gettext(message)
+    return pseudo(text) if pseudo_enabled() else text
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of ``singular``/``plural`` the current language uses for ``count``."""
+    text = _translations(_current.get()).ngettext(singular, plural, count)
+    return pseudo(text) if pseudo_enabled() else text
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, told apart from the same English words used
+    elsewhere by ``context`` (a command's name, say)."""
+    text = _translations(_current.get()).pgettext(context, message)
+    return pseudo(text) if pseudo_enabled() else text
+
+
+def translate_in(language: str, message: str, context: str | None = None) -> str | None:
+    """``message`` in ``language``, or None where the catalog has no translation (the
+    command translator leaves such a string to Discord's default)."""
+    translations = _translations(language)
+    found = translations.pgettext(context, message) if context else translations.gettext(message)
+    if language == ENGLISH:
+        return None
+    if found == message and not _has_entry(language, message, context):
+        return None
+    return found
+
+
+@cache
+def _entries(language: str) -> frozenset[tuple[str | None, str]]:
+    return frozenset(
+        (message.context, message.id if isinstance(message.id, str) else message.id[0])
+        for message in read_catalog(language)
+        if message.id
+    )
+
+
+def _has_entry(language: str, message: str, context: str | None) -> bool:
+    return (context, message) in _entries(language)
+
+
+# ---------------------------------------------------------------------------------------
+# Pseudo-localization
+# ---------------------------------------------------------------------------------------
+
+_FORMATTER = string.Formatter()
+
+
+def pseudo(text: str) -> str:
+    """``text`` with each literal run (between placeholders, line by line) wrapped and
+    padded 40% longer; ``{placeholders}`` stay as they are so ``.format`` still works."""
+    try:
+        parts = list(_FORMATTER.parse(text))
+    except ValueError:
+        return _pseudo_literal(text, escape_braces=False)
+    out: list[str] = []
+    for literal, field, spec, conversion in parts:
+        out.append(_pseudo_literal(literal, escape_braces=True))
+        if field is not None:
+            out.append(
+                "{"
+                + field
+                + (f"!{conversion}" if conversion else "")
+                + (f":{spec}" if spec else "")
+                + "}"
+            )
+    return "".join(out)
+
+
+def _pseudo_literal(literal: str, *, escape_braces: bool) -> str:
+    lines = literal.split("\n")
+    wrapped = []
+    for line in lines:
+        if any(ch.isalpha() for ch in line):
+            padding = PSEUDO_PAD * math.ceil(len(line) * PSEUDO_GROWTH)
+            line = PSEUDO_OPEN + line + padding + PSEUDO_CLOSE
+        if escape_braces:
+            line = line.replace("{", "{{").replace("}", "}}")
+        wrapped.append(line)
+    return "\n".join(wrapped)
+
+
+def unpseudo(text: str) -> str:
+    """The text a pseudo-localized one stands for (what the tests read)."""
+    return text.replace(PSEUDO_OPEN, "").replace(PSEUDO_CLOSE, "").replace(PSEUDO_PAD, "")
+
+
+# ---------------------------------------------------------------------------------------
+# Numbers, percentages, dates
+# ---------------------------------------------------------------------------------------
+
+
+@cache
+def _babel_locale(language: str) -> BabelLocale:
+    return BabelLocale.parse(LANGUAGES.get(language, LANGUAGES[ENGLISH]).babel_locale)
+
+
+def number(value: float, digits: int = 0) -> str:
+    """``1,234`` in English, ``1234`` in Spanish, ``1 234`` in French."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return babel_numbers.format_decimal(
+        value, format=pattern, locale=_babel_locale(current()), decimal_quantization=True
+    )
+
+
+def percent(fraction: float, digits: int = 0) -> str:
+    """``38%`` in English, ``38 %`` in Spanish and French."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
+    return babel_numbers.format_percent(
+        fraction, format=pattern, locale=_babel_locale(current()), decimal_quantization=True
+    )
+
+
+def short_date(value: date | datetime) -> str:
+    """``Nov 23, 2026`` in English, ``23 nov 2026`` in Spanish."""
+    return babel_dates.format_date(value, format="medium", locale=_babel_locale(current()))
+
+
+def list_of(items: list[str], style: str = "standard") -> str:
+    """``a, b and c`` in English, ``a, b y c`` in Spanish."""
+    from babel.lists import format_list
+
+    return format_list(items, style=style, locale=_babel_locale(current()))  # type: ignore[arg-type]
