@@ -285,10 +285,14 @@ def number(value: float, digits: int = 0) -> str:
 
 
 def percent(fraction: float, digits: int = 0) -> str:
-    """``38%`` in English, ``38 %`` in Spanish and French."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
+    """``38%`` in English, ``38 %`` in Spanish and French (each language's own pattern)."""
+    locale = _babel_locale(current())
+    pattern = locale.percent_formats[None].pattern
+    if digits:
+        last_zero = pattern.rindex("0")
+        pattern = pattern[: last_zero + 1] + "." + "0" * digits + pattern[last_zero + 1 :]
     return babel_numbers.format_percent(
-        fraction, format=pattern, locale=_babel_locale(current()), decimal_quantization=True
+        fraction, format=pattern, locale=locale, decimal_quantization=True
     )
 
 
