@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.answers import answer_for
 from bot.errors import DatabaseUnavailable, StaleControl, UserError
+from bot.i18n import _
 from bot.storage import StorageUnavailable
 from game_core.errors import IllegalMove
 
@@ -54,7 +55,11 @@ def known_error_message(error: BaseException) -> str | None:
         )
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or error
-    if isinstance(error, UserError | IllegalMove | InvalidOption):
+    if isinstance(error, IllegalMove):
+        # The rule engines write English templates; the catalog has each one.
+        params = error.params
+        return _(error.template).format(**params) if params else _(error.template)
+    if isinstance(error, UserError | InvalidOption):
         return str(error)
     if isinstance(error, StorageUnavailable):
         return DatabaseUnavailable().message
