@@ -27,6 +27,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.errors import UserError
+from bot.i18n import _
 from bot.storage import Connection, Database, Row
 
 # How long a season's name may be (Discord shows it in titles; the option says so too).
@@ -61,8 +62,12 @@ class Season:
 
     @property
     def label(self) -> str:
-        """ "Season 2" or "Season 2 · Spring Cup" (the name as typed: escape it to show)."""
-        return f"Season {self.number}" + (f" · {self.name}" if self.name else "")
+        """ "Season 2" or "Season 2 · Spring Cup" (the name as typed: escape it to show),
+        in the current language."""
+        if self.name:
+            # Translators: a season's number and the name its server gave it.
+            return _("Season {number} · {name}").format(number=self.number, name=self.name)
+        return _("Season {number}").format(number=self.number)
 
     @classmethod
     def from_current(cls, guild_id: int, game: str, row: Row | None) -> Season:
@@ -94,11 +99,13 @@ def clean_name(name: str | None) -> str:
     visible = "".join(" " if unicodedata.category(ch).startswith("C") else ch for ch in name)
     cleaned = " ".join(visible.split())
     if not cleaned:
-        raise UserError("A season's name needs at least one visible character: nothing changed.")
+        raise UserError(_("A season's name needs at least one visible character: nothing changed."))
     if len(cleaned) > NAME_LIMIT:
         raise UserError(
-            f"A season's name can be at most {NAME_LIMIT} characters (yours has "
-            f"{len(cleaned)}): nothing changed."
+            _(
+                "A season's name can be at most {limit} characters (yours has {length}): "
+                "nothing changed."
+            ).format(limit=NAME_LIMIT, length=len(cleaned))
         )
     return cleaned
 
@@ -177,8 +184,10 @@ async def close_season(
     number = await lock_current_season(conn, guild_id, game, now)
     if number != expected:
         raise SeasonChanged(
-            f"season {expected} was closed meanwhile (season {number} is running now), so "
-            "nothing was changed.",
+            _(
+                "season {closed} was closed meanwhile (season {running} is running now), so "
+                "nothing was changed."
+            ).format(closed=expected, running=number),
             running=number,
         )
     running = await current_season(conn, guild_id, game)

@@ -30,6 +30,7 @@ from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides, setting_bounds
+from bot.i18n import N_, _, list_of, ngettext, number, pgettext
 from bot.leaderboard import GAME_TITLES, GAMES, game_title, leaderboard_page
 from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
@@ -48,18 +49,23 @@ from bot.storage import Connection, Database
 from bot.text import escape
 from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 
-CANCEL_REASON = "stopped by an admin"
+# Stored with the cancelled game's events in English; the game's message translates it.
+# Translators: why a game ended, shown inside the game's message
+# ("This game was stopped by an admin").
+CANCEL_REASON = N_("stopped by an admin")
 CONFIRM_SECONDS = 300
 
 # The settings /dicebot settings changes: option name -> (GuildSettings field, label).
+# The labels are marked here and translated where shown (``_(label)``).
 SETTING_OPTIONS: dict[str, tuple[str, str]] = {
-    "turn_timeout": ("turn_timeout_seconds", "Turn timeout (Knucklebones)"),
-    "round_timeout": ("round_timeout_seconds", "Round timeout (Diceman, Dimension Duel)"),
-    "challenge_expiry": ("challenge_expiry_seconds", "Challenge expiry"),
-    "betting_window": ("betting_window_seconds", "Betting window (Weighted Dice)"),
-    "house_setup": ("house_setup_seconds", "House setup time (Weighted Dice)"),
-    "lobby_expiry": ("lobby_expiry_seconds", "Lobby expiry (Weighted Dice)"),
-    "provisional_games": ("provisional_games", "Provisional threshold"),
+    "turn_timeout": ("turn_timeout_seconds", N_("Turn timeout (Knucklebones)")),
+    "round_timeout": ("round_timeout_seconds", N_("Round timeout (Diceman, Dimension Duel)")),
+    "challenge_expiry": ("challenge_expiry_seconds", N_("Challenge expiry")),
+    "betting_window": ("betting_window_seconds", N_("Betting window (Weighted Dice)")),
+    "house_setup": ("house_setup_seconds", N_("House setup time (Weighted Dice)")),
+    "lobby_expiry": ("lobby_expiry_seconds", N_("Lobby expiry (Weighted Dice)")),
+    # Translators: how many games a player needs before the leaderboard ranks them.
+    "provisional_games": ("provisional_games", N_("Provisional threshold")),
 }
 FIELD_LABELS = {field: label for field, label in SETTING_OPTIONS.values()}
 
@@ -77,37 +83,63 @@ def permission_check_line(
 ) -> str:
     """The first line of ``/dicebot check``: what the bot lacks here and how to fix it."""
     missing = missing_permissions(permissions, in_thread=in_thread)
-    where = "this thread" if in_thread else "this channel"
     if not missing:
-        return f"✅ I have every permission I need in {where}."
-    line = (
-        f"❌ In {where} I'm missing: **" + "**, **".join(missing) + "**. A server admin can "
-        "grant them to my role (Server Settings → Roles) or in the channel's permissions"
-    )
-    if application_id is not None:
-        link = invite_url(application_id)
-        line += f", or invite me again with this link, which asks for exactly what I need: <{link}>"
-    return line + ". Until then, play in another channel."
+        if in_thread:
+            return _("✅ I have every permission I need in this thread.")
+        return _("✅ I have every permission I need in this channel.")
+    # The permissions' names as Discord's own settings show them in this language.
+    names = ", ".join(f"**{_(name)}**" for name in missing)
+    if in_thread:
+        # Translators: {permissions} lists Discord permission names, as in Discord's settings.
+        lacking = _("❌ In this thread I'm missing: {permissions}.").format(permissions=names)
+    else:
+        # Translators: {permissions} lists Discord permission names, as in Discord's settings.
+        lacking = _("❌ In this channel I'm missing: {permissions}.").format(permissions=names)
+    if application_id is None:
+        fix = _(
+            "A server admin can grant them to my role (Server Settings → Roles) or in the "
+            "channel's permissions. Until then, play in another channel."
+        )
+    else:
+        fix = _(
+            "A server admin can grant them to my role (Server Settings → Roles) or in the "
+            "channel's permissions, or invite me again with this link, which asks for exactly "
+            "what I need: <{link}>. Until then, play in another channel."
+        ).format(link=invite_url(application_id))
+    return f"{lacking} {fix}"
 
 
-def require_manage_guild(interaction: discord.Interaction, what: str) -> None:
+def require_manage_guild(interaction: discord.Interaction, refusal: str) -> None:
+    """Refuse (with ``refusal``, a text marked with ``N_``) unless the member may manage
+    the server."""
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
-        raise UserError(f"Only members with the **Manage Server** permission can {what}.")
+        raise UserError(_(refusal))
 
 
 def duration_text(seconds: int) -> str:
     """300 -> "5 min", 90 -> "1 min 30 s", 7200 -> "2 h"."""
     hours, rest = divmod(int(seconds), 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h"] * bool(hours) + [f"{minutes} min"] * bool(minutes)
-    parts += [f"{secs} s"] * bool(secs)
-    return " ".join(parts) or "0 s"
+    # Translators: a duration's parts, joined by spaces: "2 h", "1 min 30 s".
+    parts = [_("{hours} h").format(hours=number(hours))] * bool(hours)
+    parts += [_("{minutes} min").format(minutes=number(minutes))] * bool(minutes)
+    parts += [_("{seconds} s").format(seconds=number(secs))] * bool(secs or not parts)
+    return " ".join(parts)
+
+
+def option_name(option: str) -> str:
+    """A ``/dicebot settings`` option's name as the command picker shows it here."""
+    return pgettext("option name", option)
 
 
 def setting_value_text(field: str, value: int) -> str:
+    # The seconds are shown as an admin types them in the option (no digit grouping).
     if field == "provisional_games":
-        return f"{value} game{'s' if value != 1 else ''}"
-    return f"{value} s ({duration_text(value)})" if value >= 60 else f"{value} s"
+        return ngettext("{count} game", "{count} games", value).format(count=number(value))
+    if value >= 60:
+        # Translators: a timer in seconds, then the same time in hours and minutes.
+        return _("{seconds} s ({duration})").format(seconds=value, duration=duration_text(value))
+    return _("{seconds} s").format(seconds=value)
 
 
 def settings_error_text(error: ValidationError, given: dict[str, Any]) -> str:
@@ -115,28 +147,47 @@ def settings_error_text(error: ValidationError, given: dict[str, Any]) -> str:
     lines = []
     for problem in error.errors():
         field = str(problem["loc"][0]) if problem["loc"] else ""
-        label = FIELD_LABELS.get(field, field)
-        low, high = setting_bounds(field) if field in GuildSettings.model_fields else (None, None)
-        unit = "games" if field == "provisional_games" else "seconds"
-        allowed = f"between {low} and {high} {unit}" if low is not None else "a whole number"
-        lines.append(f"**{label}** must be {allowed} (you gave {given.get(field)}).")
-    return "Nothing was changed. " + " ".join(lines)
+        label = _(FIELD_LABELS[field]) if field in FIELD_LABELS else field
+        fields = {"setting": label, "value": given.get(field)}
+        if field not in FIELD_LABELS:
+            lines.append(_("**{setting}** has a value I can't use ({value}).").format(**fields))
+            continue
+        low, high = setting_bounds(field)
+        if field == "provisional_games":
+            text = _("**{setting}** must be between {low} and {high} games (you gave {value}).")
+        else:
+            text = _("**{setting}** must be between {low} and {high} seconds (you gave {value}).")
+        lines.append(text.format(low=low, high=high, **fields))
+    return " ".join([_("Nothing was changed."), *lines])
 
 
 def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -> discord.Embed:
-    embed = discord.Embed(title="⚙️ Dicebot settings for this server", colour=palette.EMBED_INFO)
+    embed = discord.Embed(title=_("⚙️ Dicebot settings for this server"), colour=palette.EMBED_INFO)
     lines = []
     for option, (field, label) in SETTING_OPTIONS.items():
         value = getattr(current, field)
         low, high = setting_bounds(field)
-        marker = "" if value == getattr(defaults, field) else " · *changed*"
-        lines.append(
-            f"**{label}**: {setting_value_text(field, value)}{marker} (`{option}`, {low}–{high})"
-        )
+        fields = {
+            "setting": _(label),
+            "value": setting_value_text(field, value),
+            "option": option_name(option),
+            "low": low,
+            "high": high,
+        }
+        if value == getattr(defaults, field):
+            # Translators: one setting: its name, its value, the command option that
+            # changes it and the values it accepts (as typed in the option).
+            line = _("**{setting}**: {value} (`{option}`, {low}–{high})")
+        else:
+            # Translators: as the line without "changed", for a value the server changed.
+            line = _("**{setting}**: {value} · *changed* (`{option}`, {low}–{high})")
+        lines.append(line.format(**fields))
     embed.description = note + "\n\n" + "\n".join(lines)
     embed.set_footer(
-        text="Change one with /dicebot settings <option>:<value>. New values apply to timers "
-        "started from now on."
+        text=_(
+            "Change one with /dicebot settings <option>:<value>. New values apply to timers "
+            "started from now on."
+        )
     )
     return embed
 
@@ -159,20 +210,30 @@ async def stored_overrides(conn: Connection, guild_id: int) -> dict[str, Any]:
 
 def season_text(season: Season) -> str:
     """ "Season 2 · Spring Cup" with the name escaped, for a message."""
-    return f"Season {season.number}" + (f" · {escape(season.name)}" if season.name else "")
+    return season_label(season.number, season.name)
+
+
+def season_label(number_: int, name: str) -> str:
+    """ "Season 2" or "Season 2 · Spring Cup" (the name escaped)."""
+    if name:
+        # Translators: a season's number and the name its server gave it.
+        return _("Season {number} · {name}").format(number=number_, name=escape(name))
+    return _("Season {number}").format(number=number_)
 
 
 def season_dates(season: Season) -> str:
     if season.started_at is None:
-        return "no games yet"
+        # Translators: when a season started, for a season nobody has played yet.
+        return _("no games yet")
     start = f"<t:{int(season.started_at)}:D>"
     if season.ended_at is None:
-        return f"since {start}"
+        # Translators: {date} is a date Discord shows in the reader's own format.
+        return _("since {date}").format(date=start)
     return f"{start} – <t:{int(season.ended_at)}:D>"
 
 
 def players_text(count: int) -> str:
-    return f"{count} player{'s' if count != 1 else ''}"
+    return ngettext("{count} player", "{count} players", count).format(count=number(count))
 
 
 async def season_players(db: Database, season: Season) -> int:
@@ -187,23 +248,33 @@ async def season_players(db: Database, season: Season) -> int:
 
 def confirmation_text(plan: list[tuple[Season, int]], new_name: str, expires_in: int) -> str:
     """The question ``/dicebot season new`` asks before anything changes."""
-    new = f" · {escape(new_name)}" if new_name else ""
-    lines = ["⚠️ **Close the current season and start a new one?**"]
+    lines = [_("⚠️ **Close the current season and start a new one?**")]
     for season, players in plan:
+        # Translators: one game's season that closes, its players, and the season that follows.
+        line = _("• **{game}**: {season} ({players}) → **{new_season}**")
         lines.append(
-            f"• **{game_title(season.game)}**: {season_text(season)} ({players_text(players)}) "
-            f"→ **Season {season.number + 1}{new}**"
+            line.format(
+                game=game_title(season.game),
+                season=season_text(season),
+                players=players_text(players),
+                new_season=season_label(season.number + 1, new_name),
+            )
         )
     example = plan[0][0]
     lines += [
         "",
-        "What happens:",
-        "• The closed season's final standings are kept and never change: "
-        f"`/leaderboard game:{game_title(example.game)} season:{example.number}` shows them.",
-        "• Everyone's rating starts fresh in the new season. Lifetime records (`/stats`) and "
-        "`/history` stay as they are.",
-        "• Games being played now count in the new season when they finish.",
-        f"This confirmation expires in {duration_text(expires_in)}.",
+        _("What happens:"),
+        # Translators: {game} and {number} fill the /leaderboard options game and season.
+        _(
+            "• The closed season's final standings are kept and never change: "
+            "`/leaderboard game:{game} season:{number}` shows them."
+        ).format(game=game_title(example.game), number=example.number),
+        _(
+            "• Everyone's rating starts fresh in the new season. Lifetime records (`/stats`) "
+            "and `/history` stay as they are."
+        ),
+        _("• Games being played now count in the new season when they finish."),
+        _("This confirmation expires in {duration}.").format(duration=duration_text(expires_in)),
     ]
     return "\n".join(lines)
 
@@ -247,7 +318,7 @@ class SeasonConfirmButton(
         self.request_id, self.choice = request_id, choice
         super().__init__(
             discord.ui.Button(
-                label="Close the season" if choice == "yes" else "Keep it",
+                label=_("Close the season") if choice == "yes" else _("Keep it"),
                 style=discord.ButtonStyle.danger
                 if choice == "yes"
                 else discord.ButtonStyle.secondary,
@@ -265,7 +336,7 @@ class SeasonConfirmButton(
         bot = interaction.client
         assert isinstance(bot, DiceBot)
         if interaction.guild_id is None:
-            raise UserError("This confirmation belongs to a server.")
+            raise UserError(_("This confirmation belongs to a server."))
         request = await bot.db.fetch_one(
             "SELECT id, game, name, admin_id, issued_at, numbers FROM season_requests"
             " WHERE id = ? AND guild_id = ?",
@@ -273,24 +344,27 @@ class SeasonConfirmButton(
         )
         if request is None:
             await answer_for(interaction).update(
-                content="This confirmation was already answered: nothing more was changed.",
+                content=_("This confirmation was already answered: nothing more was changed."),
                 view=None,
             )
             return
         if interaction.user.id != request["admin_id"]:
-            raise NotYourGame("Only the admin who asked to close the season can answer this.")
+            raise NotYourGame(_("Only the admin who asked to close the season can answer this."))
         if self.choice == "no":
             await forget_request(bot.db, self.request_id)
             await answer_for(interaction).update(
-                content="Nothing was changed: the seasons go on.", view=None
+                content=_("Nothing was changed: the seasons go on."), view=None
             )
             return
-        require_manage_guild(interaction, "close a season")
+        require_manage_guild(
+            interaction,
+            N_("Only members with the **Manage Server** permission can close a season."),
+        )
         now = bot.clock.now()
         if now - request["issued_at"] > CONFIRM_SECONDS:
             await forget_request(bot.db, self.request_id)
             await answer_for(interaction).update(
-                content=(
+                content=_(
                     "This confirmation expired, so nothing was changed. Run "
                     "`/dicebot season new` again if you still want a new season."
                 ),
@@ -322,10 +396,17 @@ class SeasonConfirmButton(
                             )
                         )
                     except SeasonChanged as error:
-                        raise UserError(f"{game_title(game)}: {error}") from None
+                        raise UserError(
+                            _(
+                                "{game}: season {closed} was closed meanwhile (season {running} "
+                                "is running now), so nothing was changed."
+                            ).format(
+                                game=game_title(game), closed=numbers[game], running=error.running
+                            )
+                        ) from None
         if not closed:
             await answer_for(interaction).update(
-                content="This confirmation was already answered: nothing more was changed.",
+                content=_("This confirmation was already answered: nothing more was changed."),
                 view=None,
             )
             return
@@ -333,23 +414,33 @@ class SeasonConfirmButton(
 
 
 def closed_text(closed: list[ClosedSeason]) -> str:
-    lines = ["🏁 **New season started.**"]
+    lines = [_("🏁 **New season started.**")]
     for done in closed:
-        title = game_title(done.closed.game)
+        fields = {
+            "game": game_title(done.closed.game),
+            "closed": season_text(done.closed),
+            "started": season_text(done.started),
+            "number": done.closed.number,
+        }
         if done.players:
-            ending = (
-                f"closed with {players_text(done.players)} (final standings: "
-                f"`/leaderboard game:{title} season:{done.closed.number}`)"
+            # Translators: {players} is "3 players"; {game} and {number} fill the
+            # /leaderboard options game and season.
+            line = _(
+                "• **{game}**: {closed} closed with {players} (final standings: "
+                "`/leaderboard game:{game} season:{number}`); **{started}** has begun."
             )
+            fields["players"] = players_text(done.players)
         else:
-            ending = "closed without games between players"
-        lines.append(
-            f"• **{title}**: {season_text(done.closed)} {ending}; "
-            f"**{season_text(done.started)}** has begun."
-        )
+            line = _(
+                "• **{game}**: {closed} closed without games between players; **{started}** "
+                "has begun."
+            )
+        lines.append(line.format(**fields))
     lines.append(
-        "Ratings start fresh from the next game; lifetime records and `/history` stay. "
-        "`/dicebot season list` shows every season."
+        _(
+            "Ratings start fresh from the next game; lifetime records and `/history` stay. "
+            "`/dicebot season list` shows every season."
+        )
     )
     return "\n".join(lines)
 
@@ -363,13 +454,16 @@ async def seasons_embed(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> 
     """``/dicebot season list``: per game, the season running and the closed ones with
     their winners."""
     settings = await bot.sessions.guild_settings(guild_id)
-    embed = discord.Embed(title="🗓️ Seasons in this server", colour=palette.EMBED_INFO)
+    embed = discord.Embed(title=_("🗓️ Seasons in this server"), colour=palette.EMBED_INFO)
     for game in games:
         current = await current_season(bot.db, guild_id, game)
-        lines = [
-            f"Now: **{season_text(current)}**, {season_dates(current)} · "
-            f"{players_text(await season_players(bot.db, current))}"
-        ]
+        # Translators: the season running now, since when, and "3 players".
+        now_line = _("Now: **{season}**, {dates} · {players}").format(
+            season=season_text(current),
+            dates=season_dates(current),
+            players=players_text(await season_players(bot.db, current)),
+        )
+        lines = [now_line]
         for season in await closed_seasons(bot.db, guild_id, game):
             board = await leaderboard_page(
                 bot.db,
@@ -381,13 +475,19 @@ async def seasons_embed(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> 
             if board.rows:
                 top = board.rows[0].standing
                 winner = player_name(top.user_id, top.display_name)
-                outcome = f"🏆 {winner} · {players_text(board.ranked_total)} ranked"
+                ranked = board.ranked_total
+                outcome = ngettext(
+                    "🏆 {winner} · {count} player ranked",
+                    "🏆 {winner} · {count} players ranked",
+                    ranked,
+                ).format(winner=winner, count=number(ranked))
             else:
-                outcome = "nobody ranked"
+                # Translators: a closed season in which no player had enough games to rank.
+                outcome = _("nobody ranked")
             lines.append(f"{season_text(season)}, {season_dates(season)} · {outcome}")
         embed.add_field(name=game_title(game), value=join_lines(lines, FIELD_LIMIT), inline=False)
     embed.set_footer(
-        text="A closed season's final standings: /leaderboard game:<game> season:<number>"
+        text=_("A closed season's final standings: /leaderboard game:<game> season:<number>")
     )
     return embed
 
@@ -417,12 +517,12 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         ]
         sent = await self.bot.send_dm(
             interaction.user.id,
-            content="👋 DMs work: your secret moves (Diceman, Dimension Duel) will arrive here.",
+            content=_("👋 DMs work: your secret moves (Diceman, Dimension Duel) will arrive here."),
         )
         if sent is None:
-            lines.append("❌ " + DMS_CLOSED_HELP)
+            lines.append("❌ " + _(DMS_CLOSED_HELP))
         else:
-            lines.append("✅ I can DM you, so secret moves will reach you privately.")
+            lines.append(_("✅ I can DM you, so secret moves will reach you privately."))
         await answer_for(interaction).send("\n".join(lines))
 
     @app_commands.command(
@@ -450,7 +550,13 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         lobby_expiry: int | None = None,
         provisional_games: int | None = None,
     ) -> None:
-        require_manage_guild(interaction, "view or change Dicebot's settings")
+        require_manage_guild(
+            interaction,
+            N_(
+                "Only members with the **Manage Server** permission can view or change "
+                "Dicebot's settings."
+            ),
+        )
         assert interaction.guild_id is not None
         options = {
             "turn_timeout": turn_timeout,
@@ -467,7 +573,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         defaults = self.bot.sessions.defaults
         if not changes:
             current = await self.bot.sessions.guild_settings(interaction.guild_id)
-            note = "Nothing changed. Give an option to change it."
+            note = _("Nothing changed. Give an option to change it.")
             await answer_for(interaction).send(
                 embed=settings_embed(current, defaults, note), ephemeral=True
             )
@@ -479,12 +585,18 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             except ValidationError as error:
                 raise UserError(settings_error_text(error, changes)) from None
             await save_guild_overrides(conn, interaction.guild_id, overrides, self.bot.clock.now())
-        changed = ", ".join(
-            f"{FIELD_LABELS[field]} → {setting_value_text(field, value)}"
-            for field, value in changes.items()
+        changed = list_of(
+            [
+                # Translators: a changed setting and its new value.
+                _("{setting} → {value}").format(
+                    setting=_(FIELD_LABELS[field]), value=setting_value_text(field, value)
+                )
+                for field, value in changes.items()
+            ]
         )
+        note = _("✅ Saved: {changes}.").format(changes=changed)
         await answer_for(interaction).send(
-            embed=settings_embed(current, defaults, f"✅ Saved: {changed}."), ephemeral=True
+            embed=settings_embed(current, defaults, note), ephemeral=True
         )
 
     @app_commands.command(
@@ -498,7 +610,9 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         interaction: discord.Interaction,
         channel: discord.TextChannel | discord.Thread | None = None,
     ) -> None:
-        require_manage_guild(interaction, "stop games")
+        require_manage_guild(
+            interaction, N_("Only members with the **Manage Server** permission can stop games.")
+        )
         assert interaction.guild_id is not None and interaction.channel_id is not None
         channel_id = channel.id if channel is not None else interaction.channel_id
         # Editing each game's message comes after the answer, which only needs the database.
@@ -516,18 +630,25 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                 )
             except GameOver:
                 continue  # it ended on its own meanwhile
-            players = " and ".join(
-                escape(seat.display_name) if seat.is_ai else f"<@{seat.user_id}>"
-                for seat in outcome.session.seats
+            players = list_of(
+                [
+                    escape(seat.display_name) if seat.is_ai else f"<@{seat.user_id}>"
+                    for seat in outcome.session.seats
+                ]
             )
             stopped.append(f"{game_title(outcome.session.game)} ({players})")
+        channel_mention = f"<#{channel_id}>"
         if not stopped:
-            text = f"There is no open game in <#{channel_id}>: nothing to stop."
-        else:
-            text = (
-                f"🛑 Stopped {len(stopped)} game{'s' if len(stopped) != 1 else ''} in "
-                f"<#{channel_id}>: " + "; ".join(stopped) + ". No results were recorded."
+            text = _("There is no open game in {channel}: nothing to stop.").format(
+                channel=channel_mention
             )
+        else:
+            # Translators: {games} lists each game stopped with its players, separated by ";".
+            text = ngettext(
+                "🛑 Stopped {count} game in {channel}: {games}. No results were recorded.",
+                "🛑 Stopped {count} games in {channel}: {games}. No results were recorded.",
+                len(stopped),
+            ).format(count=number(len(stopped)), channel=channel_mention, games="; ".join(stopped))
         await answer_for(interaction).send(text, allowed_mentions=discord.AllowedMentions.none())
 
     season = app_commands.Group(
@@ -551,10 +672,13 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         name: app_commands.Range[str, 1, SEASON_NAME_LIMIT] | None = None,
         game: str | None = None,
     ) -> None:
-        require_manage_guild(interaction, "start a new season")
+        require_manage_guild(
+            interaction,
+            N_("Only members with the **Manage Server** permission can start a new season."),
+        )
         assert interaction.guild_id is not None
         if game is not None and game not in GAME_TITLES:
-            raise UserError("Pick a game from the list Discord offers.")
+            raise UserError(_("Pick a game from the list Discord offers."))
         cleaned = clean_name(name)
         request_id, plan = await request_season(
             self.bot.db,
@@ -584,7 +708,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
     async def season_list(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.guild_id is not None
         if game is not None and game not in GAME_TITLES:
-            raise UserError("Pick a game from the list Discord offers.")
+            raise UserError(_("Pick a game from the list Discord offers."))
         games = GAMES if game is None else (game,)
         await answer_for(interaction).send(
             embed=await seasons_embed(self.bot, interaction.guild_id, games),

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answer_for
+from bot.i18n import _
 
 
 class Meta(commands.Cog):
@@ -15,7 +16,7 @@ class Meta(commands.Cog):
 
     @app_commands.command(name="ping", description="Check that the bot is awake.")
     async def ping(self, interaction: discord.Interaction) -> None:
-        await answer_for(interaction).send("Pong!")
+        await answer_for(interaction).send(_("Pong!"))
 
 
 async def setup(bot: commands.Bot) -> None:
