@@ -87,8 +87,8 @@ def permission_check_line(
         if in_thread:
             return _("✅ I have every permission I need in this thread.")
         return _("✅ I have every permission I need in this channel.")
-    # The permissions' names as Discord's own settings show them in this language.
-    names = ", ".join(f"**{_(name)}**" for name in missing)
+    # missing_permissions names them as Discord's own settings do, in the current language.
+    names = ", ".join(f"**{name}**" for name in missing)
     if in_thread:
         # Translators: {permissions} lists Discord permission names, as in Discord's settings.
         lacking = _("❌ In this thread I'm missing: {permissions}.").format(permissions=names)
