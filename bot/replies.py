@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.answers import answer_for
 from bot.errors import DatabaseUnavailable, StaleControl, UserError
 from bot.i18n import N_, _, list_of, ngettext, number
+from bot.languages import enter_interaction
 from bot.permissions import permission_label
 from bot.storage import StorageUnavailable
 from game_core.errors import IllegalMove
@@ -143,6 +144,7 @@ class Guarded:
     date: the player pressed it because it looked current."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        enter_interaction(interaction)
         if not ids_in_range(interaction):
             await reply_ephemeral(interaction, _(UNUSABLE_CONTROL))
             return
