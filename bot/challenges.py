@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.errors import NotYourGame, StaleControl, UserError
 from bot.games import Deadline, NewSession, Outcome, Seat, Session, Step, StepContext
@@ -246,13 +247,12 @@ async def ping_challenger(bot: DiceBot, outcome: Outcome) -> None:
     challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
     if not isinstance(challenger, int):
         return
-    await bot.ping_under_game(
-        outcome.session,
-        challenger,
-        _("{challenger}, {opponent} accepted your challenge: the game is on.").format(
+    # A public reply under the game: the game's language, not the accepting player's.
+    with i18n.use(outcome.session.language):
+        text = _("{challenger}, {opponent} accepted your challenge: the game is on.").format(
             challenger=f"<@{challenger}>", opponent=f"<@{opponent}>"
-        ),
-    )
+        )
+    await bot.ping_under_game(outcome.session, challenger, text)
 
 
 def challenge_view(session_id: int) -> discord.ui.View:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.answers import DELIVERY_ERRORS, answer_for
 from bot.challenges import is_challenge
 from bot.errors import FollowedUp
@@ -132,7 +133,9 @@ async def play_on(interaction: discord.Interaction, session_id: int, kind: str) 
             await bot.sessions.act(session.id, None, made.new.begin)
         session = await bot.sessions.require(session.id)
     handler = bot.sessions.handlers[session.game]
-    fields = await handler.render(session, ShowContext(events=list(made.new.events)))
+    # The new game's message is public: it speaks the game's language, not the presser's.
+    with i18n.use(session.language):
+        fields = await handler.render(session, ShowContext(events=list(made.new.events)))
     waiting = session.status == "pending"
     # A challenge or a lobby pings whom it waits for; a game already on pings the other
     # player under it (its first line may name only the player to move).
@@ -145,13 +148,11 @@ async def play_on(interaction: discord.Interaction, session_id: int, kind: str) 
     posted = await bot.sessions.get(session.id) or session
     for user_id in made.new.ping:
         try:
-            await bot.ping_under_game(
-                posted,
-                user_id,
-                _("▶️ {player}, {other} started the next game of your match: it is on.").format(
-                    player=f"<@{user_id}>", other=f"<@{user.id}>"
-                ),
-            )
+            with i18n.use(posted.language):
+                text = _(
+                    "▶️ {player}, {other} started the next game of your match: it is on."
+                ).format(player=f"<@{user_id}>", other=f"<@{user.id}>")
+            await bot.ping_under_game(posted, user_id, text)
         except DELIVERY_ERRORS as error:
             log.info("session %s: the next game's ping was not sent (%s)", session.id, error)
 
