@@ -36,6 +36,14 @@ from bot.series import Series, challenge_line, finished_line, running_line
 from game_core.errors import IllegalMove
 
 ANN, BO = 111, 222
+
+
+@pytest.fixture(autouse=True)
+def _real_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read real translations, also inside a pseudo-localized run."""
+    monkeypatch.delenv(i18n.PSEUDO_ENV, raising=False)
+
+
 NAMES = {ANN: "Ann", BO: "Bo"}
 
 
