@@ -44,7 +44,7 @@ from bot.leaderboard import history as finished_games
 from bot.pictures import palette
 from bot.replies import Guarded
 from bot.seasons import Season, closed_seasons, current_season, find_season
-from bot.text import escape, plural
+from bot.text import escape
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
 SORT_CHOICES = [
@@ -376,7 +376,7 @@ def game_stats_text(stats: GameStats) -> str:
     else:
         lines.append(
             f"All time: W/L/D **{record_text(s.wins, s.losses, s.draws)}** · win rate "
-            f"**{percent(s.win_rate)}** · {plural(s.games, 'game')}"
+            f"**{percent(s.win_rate)}** · {s.games} game{'' if s.games == 1 else 's'}"
         )
         lines.append(f"Streak {streak_text(s.streak)} · best win streak **{s.best_streak}**")
     if s.ai_games:
@@ -390,7 +390,7 @@ def game_stats_text(stats: GameStats) -> str:
         unit = "round" if stats.game == "diceman" else "turn"
         lines.append(
             f"{what}: **{favourite_text(stats.game, stats.favourite.pick)}** "
-            f"({plural(stats.favourite.uses, unit)})"
+            f"({stats.favourite.uses} {unit}{'' if stats.favourite.uses == 1 else 's'})"
         )
     return join_lines(lines, FIELD_LIMIT)
 
