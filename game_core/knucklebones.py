@@ -225,12 +225,15 @@ def _checked_column(
 ) -> tuple[int, ...]:
     where: dict[str, object] = {} if number is None else {"column": number}
     if isinstance(column, str | bytes) or not isinstance(column, Sequence):
-        raise IllegalMove(messages["column"], where)
+        template = messages["column"]
+        raise IllegalMove(template, where)
     if len(column) > SLOTS:
-        raise IllegalMove(messages["height"], {**where, "count": len(column)})
+        template = messages["height"]
+        raise IllegalMove(template, {**where, "count": len(column)})
     for face in column:
         if not is_int(face) or not 1 <= face <= FACES:
-            raise IllegalMove(messages["face"], {**where, "value": repr(face)})
+            template = messages["face"]
+            raise IllegalMove(template, {**where, "value": repr(face)})
     return tuple(column)
 
 
@@ -242,9 +245,11 @@ def check_board(board: object, owner: str = "The") -> tuple[tuple[int, ...], ...
     """
     messages = _BOARD_MESSAGES.get(owner, _BOARD_MESSAGES["The"])
     if isinstance(board, str | bytes) or not isinstance(board, Sequence):
-        raise IllegalMove(messages["board"])
+        template = messages["board"]
+        raise IllegalMove(template)
     if len(board) != 3:
-        raise IllegalMove(messages["width"], {"count": len(board)})
+        template = messages["width"]
+        raise IllegalMove(template, {"count": len(board)})
     return tuple(_checked_column(column, messages, index + 1) for index, column in enumerate(board))
 
 
