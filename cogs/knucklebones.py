@@ -59,7 +59,7 @@ from bot.games import (
     cancel_reason,
 )
 from bot.guild_settings import GuildSettings
-from bot.i18n import N_, _, list_of, ngettext, number
+from bot.i18n import N_, _, ngettext, number
 from bot.pictures import worker as picture_worker
 from bot.rematch import finished_two_player, play_on_label
 from bot.replies import Guarded
@@ -200,6 +200,12 @@ def summary_of(table: Table) -> dict[str, Any]:
     }
 
 
+def two_names(session: Session) -> dict[str, str]:
+    """The two players' names (escaped), seat 0 first, for a sentence naming both."""
+    first, second = (escape(session.user_of(seat).display_name) for seat in (0, 1))
+    return {"player": first, "opponent": second}
+
+
 def players_of(session: Session) -> list[render.Player]:
     return [
         render.Player(
@@ -261,12 +267,11 @@ def _start_from_challenge(ctx: StepContext, options: dict[str, Any]) -> Step:
 def _place(ctx: StepContext, table: Table, action: dict[str, Any]) -> Step:
     seat = ctx.seat
     if seat is None:
-        names = list_of([escape(entry.display_name) for entry in ctx.session.seats])
         raise NotYourGame(
             _(
-                "This is not your game: it is between {players}. Start your own with "
-                "`/knucklebones challenge` or `/knucklebones ai`."
-            ).format(players=names)
+                "This is not your game: it is between {player} and {opponent}. Start your "
+                "own with `/knucklebones challenge` or `/knucklebones ai`."
+            ).format(**two_names(ctx.session))
         )
     engine = table.engine
     if action.get("turn") != engine.turn or engine.phase == "finished":
@@ -363,12 +368,11 @@ def follow_up_for(ctx: StepContext, action: dict[str, Any]) -> NewSession:
     moved second moves first; the AI's level and the match's length carry over."""
     previous = ctx.session
     if ctx.seat is None:
-        names = list_of([escape(seat.display_name) for seat in previous.seats])
         raise NotYourGame(
             _(
-                "Only {players} can play on from this game. Start your own with "
-                "`/knucklebones challenge` or `/knucklebones ai`."
-            ).format(players=names)
+                "Only {player} and {opponent} can play on from this game. Start your own "
+                "with `/knucklebones challenge` or `/knucklebones ai`."
+            ).format(**two_names(previous))
         )
     refuse_unfinished(previous)
     table = Table.model_validate(previous.state)
