@@ -649,8 +649,11 @@ class KnucklebonesCog(
         outcome = await self.bot.sessions.act(session.id, user.id, {"type": "forfeit"})
         table = Table.model_validate(outcome.session.state)
         view = kb.public_view(table.engine)
+        # A public answer: in the game's language, not the forfeiting player's.
+        with i18n.use(outcome.session.language):
+            result = render.result_line(view, players_of(outcome.session))
         await answer.send(
-            render.result_line(view, players_of(outcome.session)),
+            result,
             ephemeral=False,
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -128,3 +128,15 @@ async def test_a_press_on_someone_elses_board_is_answered_in_the_pressers_langua
         f"Ce n'est pas ta partie : elle oppose Ana et {bot_name}. Lance la tienne avec "
         "`/knucklebones défier` ou `/knucklebones ia`."
     )
+
+
+async def test_a_forfeit_is_announced_in_the_servers_language(
+    running_bot: DiceBot, chloe: Player
+) -> None:
+    """Chloe's client is in French, but the forfeit's announcement is public: Spanish."""
+    board = (await chloe.slash("knucklebones ai", difficulty="easy", first="me")).message
+    assert board is not None
+    forfeit = await chloe.slash("knucklebones forfeit")
+    assert not forfeit.ephemeral
+    bot_name = running_bot.user.display_name if running_bot.user else ""
+    assert forfeit.text().startswith(f"🏳️ Chloe se rindió: **{bot_name}** gana, ")
