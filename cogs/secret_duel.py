@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 import discord
 from pydantic import BaseModel, Field
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.challenges import (
     act_on_challenge,
@@ -762,26 +763,33 @@ class SecretDuelHandler(Generic[StateT]):
         if parsed is None:
             return
         state, ui = parsed
+        # Each warning speaks its player's language (the one their client last reported).
+        await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
             if seat.is_ai or seat.seat not in seats:
                 continue
-            if self.rules.is_secret(state):
-                template = _(self.rules.round_texts.warning)
-            else:
-                template = _(
-                    "⏰ Time is running out in your **{game}** game in {channel}: press "
-                    "**Roll** on the game message {deadline} or you forfeit. {link}"
-                )
-            text = template.format(
-                game=self.rules.shown_title(),
-                channel=f"<#{session.channel_id}>",
-                deadline=f"<t:{int(ui.deadline_at)}:R>",
-                link=self.message_link(session),
-            ).strip()
+            with i18n.use(self.bot.languages.of(seat.user_id)):
+                text = self.warning_text(session, state, ui)
             try:
                 await self.bot.send_dm(seat.user_id, content=text)
             except discord.HTTPException as error:
                 log.info("could not send a duel warning DM (HTTP %s)", error.status)
+
+    def warning_text(self, session: Session, state: StateT, ui: UiState) -> str:
+        """The "time is running out" DM, in the current language."""
+        if self.rules.is_secret(state):
+            template = _(self.rules.round_texts.warning)
+        else:
+            template = _(
+                "⏰ Time is running out in your **{game}** game in {channel}: press "
+                "**Roll** on the game message {deadline} or you forfeit. {link}"
+            )
+        return template.format(
+            game=self.rules.shown_title(),
+            channel=f"<#{session.channel_id}>",
+            deadline=f"<t:{int(ui.deadline_at)}:R>",
+            link=self.message_link(session),
+        ).strip()
 
     # -- rendering ---------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from duel_support import Duel, diceman_lock, diceman_pick
 from fakediscord import FakeDiscord, FakeGuild, FakeMessage
 
 from bot.app import DiceBot
+from bot.clock import ManualClock
 
 ALICE_PICK = ["priority", "sword"]
 BOB_PICK = ["magic", "shield"]
@@ -114,4 +115,38 @@ async def test_a_whole_game_in_spanish_with_a_french_player(
             "¡Ganaste!" in m.text() or "Esta vez perdiste." in m.text() for m in alice.dms()
         ),
         what="Alicia's game-over DM in Spanish",
+    )
+
+
+async def test_the_timers_speak_each_players_language(
+    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
+) -> None:
+    guild.locale = "es-ES"
+    alice = await fake_discord.add_member(guild, "Alicia", locale="es-ES")
+    bob = await fake_discord.add_member(guild, "Benoît", locale="fr")
+    challenge = await alice.slash("diceman challenge", opponent=bob)
+    assert challenge.message is not None
+    board = challenge.message
+    await bob.click(board, accept_id(board))
+    duel = Duel(fake_discord, board, "dm")
+    await duel.wait_round(1)
+    await duel.dm_controls(alice, 1)
+    await duel.dm_controls(bob, 1)
+
+    clock.advance(121)  # a minute before the round's end: both are warned, each in theirs
+    await fake_discord.wait_for(
+        lambda: (
+            "Le temps presse dans ta partie de **Diceman**" in (bob.last_dm() or board).text()
+            and "Se acaba el tiempo en tu partida de **Diceman**"
+            in (alice.last_dm() or board).text()
+        ),
+        what="the warning DMs",
+    )
+    assert "valide ton choix pour cette manche <t:" in (bob.last_dm() or board).text()
+    await duel.wait_text("⏰ Se acaba el tiempo")
+
+    clock.advance(60)  # nobody locked in: the game lapses
+    await fake_discord.wait_for(
+        lambda: "ningún jugador fijó su elección antes de que se acabara el tiempo" in board.text(),
+        what="the abandoned game",
     )
