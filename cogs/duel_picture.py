@@ -7,7 +7,7 @@ Drawn only from the engine's ``public_view`` (choices appear once revealed in
   the hit-point bar with its number, and the damage taken in the last exchange;
 - the last exchange beneath each card: the ray and where it was focused, or the shield
   and the region reinforced; the function played; the dice rolled and their total;
-- the functions each player has left (tactical mode).
+- the functions each player has left (tactical mode), up to three lines (longer languages).
 
 Colour is never alone: bars carry their numbers, Tau and Kaon their names, damage a
 minus sign, the winner the word "wins".
@@ -28,6 +28,7 @@ from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
 from cogs.duel_render import (
+    capitalized,
     charges_left,
     function_name,
     ray_name,
@@ -166,7 +167,7 @@ def _draw_exchange(
     )
     pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 16), heading, 13, colours.MUTED, CARD,
                             weight="bold", max_width=width)  # fmt: skip
-    kit = ray_name(device) if attacking else shield_name(device)
+    kit = capitalized(ray_name(device) if attacking else shield_name(device))
     pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 36), kit, 15, PARTICLE[device], CARD,
                             weight="bold", max_width=width)  # fmt: skip
     region = region_name(choice["region"])
@@ -220,7 +221,7 @@ def _draw_functions_left(image: Image.Image, view: Mapping[str, Any]) -> None:
         else:
             # Translators: picture, the special functions a player has left this game.
             words = _("Left: {functions}").format(functions=charges_left(charges[player]))
-        lines = pictures_text.wrap(words, 12, CARD_WIDTH - 8, max_lines=2)
+        lines = pictures_text.wrap(words, 12, CARD_WIDTH - 8, max_lines=3)
         for index, shown in enumerate(lines):
             pictures_text.draw_text(image, (left + 4, LEFT_TOP + 10 + 18 * index), shown, 12,
                                     colours.MUTED, BACKGROUND)  # fmt: skip
