@@ -17,12 +17,12 @@ from discord.ext import commands
 
 from bot.answers import answer_for
 from bot.app import DiceBot
-from bot.i18n import N_, _, ngettext, number, pgettext
+from bot.i18n import N_, _, ngettext, number
 from bot.leaderboard import GAMES, game_title
 from bot.pictures import palette
 from bot.replies import Guarded
 from bot.text import clip
-from cogs.leaderboard import command_text, start_hint
+from cogs.leaderboard import command_text, option_word, start_hint
 from cogs.rules import send_rules
 
 
@@ -108,7 +108,7 @@ def help_embed(bot: DiceBot) -> discord.Embed:
             "finished game has a **Rematch** button. Run {check} once to see whether I can "
             "post in the channel and DM you."
         ).format(
-            best_of=pgettext("option name", "best_of"),
+            best_of=option_word("best_of"),
             check=command_text("dicebot", "check"),
         ),
         inline=False,

@@ -162,10 +162,25 @@ def favourite_text(game: str, pick: str) -> str:
     return pick
 
 
+# The contexts the command translator asks names in. Passed as variables, so the catalogs'
+# extractor leaves these look-ups alone: the names are the command areas' entries.
+COMMAND_NAME, OPTION_NAME = "command name", "option name"
+
+
+def command_word(name: str) -> str:
+    """One word of a slash command (``challenge``) as Discord shows it in this language."""
+    return pgettext(COMMAND_NAME, name)
+
+
+def option_word(name: str) -> str:
+    """An option's name (``best_of``) as Discord shows it in this language."""
+    return pgettext(OPTION_NAME, name)
+
+
 def command_text(*names: str) -> str:
     """A slash command as the player's client lists it: ``/knucklebones challenge`` with
     each word in the current language (the names the command translator gives Discord)."""
-    return "`/" + " ".join(pgettext("command name", name) for name in names) + "`"
+    return "`/" + " ".join(command_word(name) for name in names) + "`"
 
 
 def start_hint(bot: DiceBot, game: str) -> str:

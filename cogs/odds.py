@@ -32,13 +32,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answer_for
-from bot.i18n import _, number, pgettext
+from bot.i18n import _, number
 
 # Through the module (not ``from ... import``): the cached values live there, so they
 # outlive a reload of this cog, and tests can swap one in.
 from bot.pictures import palette
 from cogs import odds_figures as figures
 from cogs import odds_render as render
+from cogs.leaderboard import option_word
 from game_core.analysis.weighted_lengths import lengths
 from game_core.weighted_dice import DICE
 
@@ -126,8 +127,8 @@ def weighted_grid_embed() -> discord.Embed:
             "analysis lab's simulation, {games} games per table size and target, four house "
             "and bettor strategies."
         ).format(
-            die_a=pgettext("option name", "die_a"),
-            die_b=pgettext("option name", "die_b"),
+            die_a=option_word("die_a"),
+            die_b=option_word("die_b"),
             games=number(4 * table.games_per_mix),
         )
     )

@@ -25,6 +25,7 @@ from bot.pictures import contrast
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
+from cogs.leaderboard import command_word, option_word
 from game_core.analysis.weighted_dice import DESIGN_ROUNDS
 from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
 from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS
@@ -350,7 +351,10 @@ def die_against_all_lines(die: int, rows: Sequence[PairOdds]) -> list[str]:
     # Translators: the heads of a narrow table's columns ("d6 vs", "wins", "loses", "tie");
     # keep each within 8 characters.
     against = _("{die} vs").format(die=die_name(die))
-    lines = [f"{against:>9}  {_('wins'):>7} {_('loses'):>7} {_('tie'):>6}", "-" * 32]
+    wins = pgettext("odds table", "wins")
+    loses = pgettext("odds table", "loses")
+    tie = pgettext("odds table", "tie")
+    lines = [f"{against:>9}  {wins:>7} {loses:>7} {tie:>6}", "-" * 32]
     for odds in rows:
         lines.append(
             f"{die_name(odds.die_b):>9}  {percent(float(odds.a_wins)):>7} "
@@ -375,9 +379,10 @@ def game_length_lines(table: LengthTable) -> list[str]:
     # and "short game" above two column pairs, then "seats", "rounds", "points", "rounds";
     # keep "to 150" within 8 characters, "short game" within 13, the others within 6.
     to_points = _("to {points}").format(points=TARGET_POINTS)
+    short_game, seats, rounds, points = _("short game"), _("seats"), _("rounds"), _("points")
     lines = [
-        f"{'':7}{to_points:<10}{_('short game')}",
-        f"{_('seats'):<5}  {_('rounds'):<6}    {_('points'):<6} {_('rounds')}",
+        f"{'':7}{to_points:<10}{short_game}",
+        f"{seats:<5}  {rounds:<6}    {points:<6} {rounds}",
         "-" * 30,
     ]
     for players in TABLE_SIZES:
@@ -390,10 +395,10 @@ def game_length_lines(table: LengthTable) -> list[str]:
 
 def short_game_command() -> str:
     """``/weighted new points:short game`` as the player's client lists it."""
-    words = [pgettext("command name", "weighted"), pgettext("command name", "new")]
-    option = pgettext("option name", "points")
+    words = " ".join(command_word(name) for name in ("weighted", "new"))
     # The choice's name, as the command translator shows it in the picker.
-    return f"`/{' '.join(words)} {option}:{_('short game')}`"
+    choice = _("short game")
+    return f"`/{words} {option_word('points')}:{choice}`"
 
 
 def game_length_reading(table: LengthTable) -> str:
