@@ -382,7 +382,7 @@ def game_length_lines(table: LengthTable) -> list[str]:
     short_game, seats, rounds, points = _("short game"), _("seats"), _("rounds"), _("points")
     lines = [
         f"{'':7}{to_points:<10}{short_game}",
-        f"{seats:<5}  {rounds:<6}    {points:<6} {rounds}",
+        f"{seats:>5}  {rounds:>6}    {points:>6} {rounds:>6}",
         "-" * 30,
     ]
     for players in TABLE_SIZES:
