@@ -460,13 +460,14 @@ async def leaderboard_fields(
 
 
 FAVOURITE_HEADS = {"diceman": N_("Favourite dice"), "dimension_duel": N_("Favourite function")}
+FAVOURITE_PICK = N_("Favourite pick")
 
 
 def favourite_line(stats: GameStats) -> str | None:
     favourite = stats.favourite
     if favourite is None:
         return None
-    what = _(FAVOURITE_HEADS.get(stats.game, N_("Favourite pick")))
+    what = _(FAVOURITE_HEADS.get(stats.game, FAVOURITE_PICK))
     if stats.game == "diceman":
         uses = ngettext("{count} round", "{count} rounds", favourite.uses)
     else:
