@@ -200,9 +200,15 @@ def start_hint(bot: DiceBot, game: str) -> str:
         starters = [
             command_text(group.name, name) for name in ("challenge", "ai", "new") if name in names
         ]
+        if len(starters) == 1:
+            return _("Start one with {command}.").format(command=starters[0])
+        if len(starters) == 2:
+            return _("Start one with {first} or {second}.").format(
+                first=starters[0], second=starters[1]
+            )
         if starters:
-            # Translators: {commands} is one or two slash commands ("/x challenge or /x ai").
-            return _("Start one with {commands}.").format(commands=list_of(starters, style="or"))
+            # Translators: {commands} is a list of slash commands, joined the language's way.
+            return _("Start one with {commands}.").format(commands=list_of(starters))
     return _("Start one with that game's slash command.")
 
 
@@ -577,7 +583,17 @@ def oriented_score_line(entry: HistoryEntry, first_seat: int) -> str | None:
     if match is None or len(entry.players) != 2 or first_seat not in (0, 1):
         return line
     scores = (match["a"], match["b"])
-    return f"{match['prefix']}{scores[first_seat]}–{scores[1 - first_seat]}"
+    return f"{score_prefix(match['prefix'])}{scores[first_seat]}–{scores[1 - first_seat]}"
+
+
+# The words a stored score line may start with (stored in English: the duels' "Life 20–4",
+# "HP 12–0"), shown in the reader's language.
+SCORE_WORDS = {"Life": N_("Life"), "HP": N_("HP")}
+
+
+def score_prefix(prefix: str) -> str:
+    word = SCORE_WORDS.get(prefix.strip())
+    return prefix if word is None else prefix.replace(prefix.strip(), _(word))
 
 
 def outcome_text(outcome: str, reason: str) -> str:
