@@ -158,7 +158,7 @@ def test_the_board_picture_draws_its_words_in_the_language_it_is_given() -> None
         finished = render.render_board(FINISHED, PLAYERS, "es")
     assert "★ gana" in [d.text for d in drawn]
     assert "una pareja" not in finished.alt_text and "(9, un trío)" in finished.alt_text
-    assert finished.alt_text.endswith("Última jugada: alice puso un 3 en la columna 3. Gana alice.")
+    assert finished.alt_text.endswith("Última jugada: alice puso un 3 en la columna 3. alice gana.")
     # English stays the default.
     assert render.render_board(running, PLAYERS).alt_text.endswith("bob to place a 6.")
 
