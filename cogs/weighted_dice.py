@@ -140,11 +140,18 @@ POINTS_CHOICES = [
 ]
 
 
+# The command names' translations come from the command tree (tools.i18n reads them
+# there), so they are looked up by these names rather than marked here a second time.
+COMMAND_NAME = "command name"
+GROUP_NAME = "weighted"
+NEW_NAME = "new"
+
+
 def new_command() -> str:
     """``/weighted new`` as the player's command picker names it."""
-    return "`/{group} {command}`".format(
-        group=pgettext("command name", "weighted"), command=pgettext("command name", "new")
-    )
+    group = pgettext(COMMAND_NAME, GROUP_NAME)
+    command = pgettext(COMMAND_NAME, NEW_NAME)
+    return f"`/{group} {command}`"
 
 
 def _round_number(value: object) -> int | str:

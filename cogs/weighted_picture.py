@@ -95,9 +95,10 @@ def render_table(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
             round=number(view["round"]), target=number(view["target"])
         )
     )
+    phase = PHASES[view["phase"]]
     pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, 15, colours.TEXT, BACKGROUND,
                             weight="bold", max_width=LIST_WIDTH)  # fmt: skip
-    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(PHASES[view["phase"]]), 13,
+    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(phase), 13,
                             colours.MUTED, BACKGROUND, anchor="rm",
                             max_width=WIDTH - PANEL_LEFT)  # fmt: skip
     _draw_seats(image, view, names, height)
