@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.i18n import N_, _, list_of, ngettext, number, percent
+from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
@@ -265,6 +265,14 @@ def _draw_winners(
                             max_width=width)  # fmt: skip
 
 
+def names_list(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) == 1:
+        return names[0]
+    # Translators: joins the last name of a list to the others: "Ann, Bo and Cy".
+    return _("{others} and {last}").format(others=", ".join(names[:-1]), last=names[-1])
+
+
 def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     """The table in words: the round, the matchup with its chances, every seat."""
     short = [name if len(name) <= 24 else name[:23] + "…" for name in names]
@@ -273,7 +281,7 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         winners = view["result"]["winners"]
         parts.append(
             _("Weighted Dice, final standings: {winners} won.").format(
-                winners=list_of([short[s] for s in winners])
+                winners=names_list([short[s] for s in winners])
             )
         )
     else:

@@ -20,7 +20,7 @@ import discord
 
 from bot import i18n
 from bot.games import Seat
-from bot.i18n import N_, _, list_of, ngettext, number, percent
+from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import palette
 from bot.pictures.picture import Picture
 from bot.text import escape
@@ -124,7 +124,7 @@ def _clip(text: str, limit: int) -> str:
 
 def _names_list(names: Sequence[str]) -> str:
     """``**A**``, ``**A** and **B**``, ``**A**, **B** and **C**``."""
-    return list_of([f"**{name}**" for name in names])
+    return weighted_picture.names_list([f"**{name}**" for name in names])
 
 
 def _timestamp(at: float | None) -> str:
@@ -412,7 +412,7 @@ def roll_off_text(roll_off: Sequence[Event], names: Names, house: int) -> str:
             lines.append(
                 _("Tie at {roll} between {players}: they roll again.").format(
                     roll=number(event["highest"]),
-                    players=list_of([names[seat] for seat in tied]),
+                    players=", ".join(names[seat] for seat in tied),
                 )
             )
     lines.append(_("**{house}** rolled highest and is the first house.").format(house=names[house]))
