@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.answers import Watchdogs, answer_for
 from bot.challenges import ChallengeButton
 from bot.clock import Clock
@@ -23,6 +24,7 @@ from bot.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
 from bot.games import Session
 from bot.guild_settings import GuildSettings
 from bot.identify import IdentifyGate
+from bot.languages import CommandTranslator, LanguageBook, enter_interaction
 from bot.publication_store import PublicationStore
 from bot.publishing import Publisher
 from bot.rematch import PlayOnButton
@@ -53,6 +55,7 @@ DM_CHANNEL_CACHE_SIZE = 10_000
 
 class DiceTree(app_commands.CommandTree["DiceBot"]):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        enter_interaction(interaction)
         # The Discord client keeps options inside their choices and ranges, but the API
         # accepts anything: check every option before a command can act on it.
         command = interaction.command
@@ -152,6 +155,7 @@ class DiceBot(commands.AutoShardedBot):
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
         self._dm_channels: dict[int, int] = {}
+        self.languages = LanguageBook(self.db, self.clock)
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -160,6 +164,8 @@ class DiceBot(commands.AutoShardedBot):
         applied = await self.db.migrate()
         if applied:
             log.info("applied database migrations %s", applied)
+        i18n.load_all()
+        await self.tree.set_translator(CommandTranslator())
         self.register_components(ChallengeButton, PlayOnButton)
         for name in discover_cogs():
             await self.load_extension(name)
@@ -229,6 +235,7 @@ class DiceBot(commands.AutoShardedBot):
                 log.debug("stale or unknown component %r", custom_id[:100])
                 await self._answer_stale(interaction)
         elif interaction.type == discord.InteractionType.modal_submit:
+            enter_interaction(interaction)
             custom_id = _custom_id(interaction)
             for pattern, handler in self._modal_routes:
                 match = pattern.fullmatch(custom_id)
@@ -241,6 +248,7 @@ class DiceBot(commands.AutoShardedBot):
             await self._answer_stale(interaction)
 
     async def _answer_stale(self, interaction: discord.Interaction) -> None:
+        enter_interaction(interaction)
         await answer_for(interaction).send(STALE_CONTROL)
 
     # -- what the gateway tells us about messages we show --------------------------------
@@ -325,6 +333,7 @@ class DiceBot(commands.AutoShardedBot):
         self._watchdogs.cancel()
         await self._wait_for_handlers()
         await self.publisher.close()
+        await self.languages.close()
         await super().close()
         await self.db.close()
 

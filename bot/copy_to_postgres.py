@@ -41,6 +41,7 @@ TABLES = (
     "private_messages",
     "busy_players",
     "identify_slots",
+    "user_languages",
 )
 # Tables whose ids PostgreSQL hands out: their counters continue after the copied ids.
 IDENTITY_TABLES = ("sessions", "events", "deadlines", "results", "season_requests")

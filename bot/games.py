@@ -60,6 +60,8 @@ class Session:
     seats: tuple[Seat, ...]
     # The version the public message is known to show (-1: none yet).
     shown_version: int = -1
+    # The language its public message speaks (bot/i18n.py), fixed when the game starts.
+    language: str = "en"
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:

@@ -6,9 +6,10 @@ import json
 import logging
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.config import Settings
+from bot.i18n import LANGUAGES
 from bot.storage import Connection
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,16 @@ class GuildSettings(BaseModel):
     house_setup_seconds: int = Field(default=60, ge=10, le=3_600)
     lobby_expiry_seconds: int = Field(default=1_800, ge=60, le=86_400)
     provisional_games: int = Field(default=3, ge=0, le=100)
+    # The language public game messages speak (a code of bot.i18n.LANGUAGES); None follows
+    # the server's own Discord language.
+    language: str | None = None
+
+    @field_validator("language")
+    @classmethod
+    def _shipped_language(cls, value: str | None) -> str | None:
+        if value is not None and value not in LANGUAGES:
+            raise ValueError(f"not a language the bot speaks: {value!r}")
+        return value
 
     @classmethod
     def from_settings(cls, settings: Settings) -> GuildSettings:

@@ -68,6 +68,9 @@ _DISCORD_TO_LANGUAGE = {
 }
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("dicebot_language", default=ENGLISH)
+# The language of the server an interaction came from (its Discord locale): what a game
+# started by this interaction speaks in public when the server chose none.
+_server: contextvars.ContextVar[str] = contextvars.ContextVar("dicebot_server", default=ENGLISH)
 
 PSEUDO_ENV = "DICEBOT_PSEUDO_LOCALE"
 PSEUDO_OPEN, PSEUDO_CLOSE, PSEUDO_PAD = "⟦", "⟧", "⁓"
@@ -115,6 +118,15 @@ def current() -> str:
 def set_language(language: str) -> None:
     """Speak ``language`` for the rest of this task (an interaction's own task)."""
     _current.set(language if language in LANGUAGES else ENGLISH)
+
+
+def set_server_language(language: str) -> None:
+    """The interaction's server speaks ``language`` (for the rest of this task)."""
+    _server.set(language if language in LANGUAGES else ENGLISH)
+
+
+def server_language() -> str:
+    return _server.get()
 
 
 @contextlib.contextmanager

@@ -591,4 +591,31 @@ MIGRATIONS: list[Migration] = [
         """,
         ),
     ),
+    Migration(
+        8,
+        # Languages (bot/i18n.py). sessions.language: the language a game's public message
+        # speaks, fixed when the game starts (the server's setting, else its Discord locale),
+        # so every process and every restart shows it the same. user_languages: the
+        # language each player's Discord client last reported, for the direct messages a
+        # timer or another player's move sends them.
+        (
+            "ALTER TABLE sessions ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+            PerDialect(
+                sqlite="""
+        CREATE TABLE user_languages (
+            user_id INTEGER PRIMARY KEY,
+            language TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )
+        """,
+                postgresql="""
+        CREATE TABLE user_languages (
+            user_id BIGINT PRIMARY KEY,
+            language TEXT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+            ),
+        ),
+    ),
 ]

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.answers import NETWORK_ERRORS, Answer, answer_for
 from bot.clock import Clock
 from bot.errors import UserError
@@ -276,7 +277,8 @@ class Publisher:
             context = ShowContext(
                 events=events, dm_closed=self._closed_dms.get(session.id, frozenset())
             )
-            fields = await handler.render(session, context)
+            with i18n.use(session.language):
+                fields = await handler.render(session, context)
             if await answer.update(**fields):
                 self._mark_shown(session.id, session.version)
                 log.debug("session %s: the answer shows version %s", session.id, session.version)
@@ -486,7 +488,8 @@ class Publisher:
         self, handler: GameHandler, session: Session, context: ShowContext
     ) -> dict[str, Any]:
         try:
-            return await handler.render(session, context)
+            with i18n.use(session.language):
+                return await handler.render(session, context)
         except Exception as error:
             log.exception("session %s: rendering its message failed", session.id)
             raise _Later("render failed", delay=BUG_RETRY_SECONDS) from error
@@ -552,12 +555,15 @@ class Publisher:
         public message may then say whose DMs are closed)."""
         session = snapshot.session
         sent_new = False
+        # Each player's private messages speak their own language.
+        await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
             if seat.is_ai:
                 continue
             wanted = None
             if session.is_open and not seat.has_left:
-                wanted = handler.private_controls(session, seat.seat)
+                with i18n.use(self.bot.languages.of(seat.user_id)):
+                    wanted = handler.private_controls(session, seat.seat)
             row = snapshot.private.get(seat.seat)
             if wanted is not None and (row is None or row.key != wanted.key):
                 if row is not None:
@@ -585,7 +591,8 @@ class Publisher:
         """Make a private message whose controls are no longer needed show what they became."""
         if row.message_id is None or row.channel_id is None:
             return
-        fields = handler.private_after(session, row.seat, row.key)
+        with i18n.use(self.bot.languages.of(session.user_of(row.seat).user_id)):
+            fields = handler.private_after(session, row.seat, row.key)
         shown = signature(fields)
         if shown == row.shown:
             return
@@ -689,7 +696,9 @@ class Publisher:
 
     async def _notify(self, handler: GameHandler, outcome: Outcome) -> None:
         try:
-            await handler.notify(outcome)
+            # Pings go under the game's public message: the game's language.
+            with i18n.use(outcome.session.language):
+                await handler.notify(outcome)
         except (discord.HTTPException, *NETWORK_ERRORS) as error:
             log.info("session %s: a ping could not be sent (%s)", outcome.session.id, error)
         except Exception:

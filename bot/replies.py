@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.answers import answer_for
 from bot.errors import DatabaseUnavailable, StaleControl, UserError
 from bot.i18n import _
+from bot.languages import enter_interaction
 from bot.storage import StorageUnavailable
 from game_core.errors import IllegalMove
 
@@ -124,6 +125,7 @@ class Guarded:
     date: the player pressed it because it looked current."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        enter_interaction(interaction)
         if not ids_in_range(interaction):
             await reply_ephemeral(interaction, UNUSABLE_CONTROL)
             return

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot import i18n
 from bot.clock import Clock
 from bot.errors import FollowedUp, GameOver, SessionChanged, SessionNotFound, WrongMessage
 from bot.games import (
@@ -205,6 +206,7 @@ class SessionService:
             exclusive=exclusive,
         )
         async with self.db.transaction() as conn:
+            settings = await load_guild_settings(conn, guild_id, self.defaults)
             session_id = await insert_session(
                 conn,
                 new,
@@ -214,6 +216,8 @@ class SessionService:
                 created_by=created_by,
                 seed=self.seeds.next(),
                 now=now,
+                # The server's chosen language, else the one its Discord settings name.
+                language=settings.language or i18n.server_language(),
             )
             session = await load_session(conn, session_id)
         assert session is not None
@@ -273,6 +277,7 @@ class SessionService:
                 created_by=actor_id,
                 seed=self.seeds.next(),
                 now=now,
+                language=previous.language,
             )
             step = Step(
                 state={**previous.state, FOLLOW_UP_KEY: session_id},
@@ -506,15 +511,27 @@ async def insert_session(
     created_by: int,
     seed: int,
     now: float,
+    language: str = i18n.ENGLISH,
 ) -> int:
     """Store a new session (row, seats, busy players, first event, timers) in the open
     transaction; returns its id. Raises AlreadyPlaying (``new.exclusive``) when a human
     seat already has an open game in the channel."""
     session_id = await conn.fetch_value(
         "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
-        " seed, created_by, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
-        (game, guild_id, channel_id, new.status, dumps(new.state), seed, created_by, now, now),
+        " seed, created_by, created_at, updated_at, language)"
+        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
+        (
+            game,
+            guild_id,
+            channel_id,
+            new.status,
+            dumps(new.state),
+            seed,
+            created_by,
+            now,
+            now,
+            language,
+        ),
     )
     assert isinstance(session_id, int)
     await write_seats(conn, session_id, new.seats)
@@ -600,6 +617,7 @@ def session_from(row: Any) -> Session:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         shown_version=row["shown_version"],
+        language=row["language"],
         seats=tuple(
             Seat(
                 seat=seat,

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from backends import BACKENDS, backend_url, postgres_unavailable
-from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
+from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player, pseudo
 from presentation import presentation_problems
+from pseudo_locale import pseudo_problems
 from pydantic import SecretStr
 
 from bot.app import DiceBot, create_bot
@@ -161,6 +162,11 @@ async def bot_factory(
     looks = presentation_problems([record.body for record in fake_discord.requests])
     if looks:
         pytest.fail("the bot sent messages that break the house look:\n  " + "\n  ".join(looks))
+    # A pseudo-localized run: nothing players read skipped the catalogs (tests/pseudo_locale.py).
+    if pseudo.active():
+        english = pseudo_problems(fake_discord)
+        if english:
+            pytest.fail("English left in what players see:\n  " + "\n  ".join(english))
 
 
 @pytest.fixture

@@ -30,9 +30,64 @@ OPTION_TYPE_NAMES = {
 }
 
 
+# Discord's locales (https://discord.com/developers/docs/reference#locales).
+LOCALES = frozenset(
+    {
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    }
+)
+
+
 def _check_name(name: Any, where: str) -> None:
     if not isinstance(name, str) or not NAME_PATTERN.match(name) or name != name.lower():
         raise invalid_form(f"{where}: invalid name {name!r} (1-32 lowercase word characters)")
+
+
+def _check_localizations(item: dict[str, Any], where: str, *, names: bool) -> None:
+    """Discord's checks on ``name_localizations``/``description_localizations``: known
+    locales, names as valid as the default one, texts of 1-100 characters."""
+    for key in ("name_localizations", "description_localizations"):
+        localized = item.get(key) or {}
+        if not isinstance(localized, dict):
+            raise invalid_form(f"{where}: {key} must be an object")
+        for locale, text in localized.items():
+            if locale not in LOCALES:
+                raise invalid_form(f"{where}: {key} has unknown locale {locale!r}")
+            if key == "name_localizations" and names:
+                _check_name(text, f"{where} ({locale})")
+            elif not isinstance(text, str) or not 1 <= len(text) <= 100:
+                raise invalid_form(f"{where}: {key}[{locale}] must be 1-100 characters")
 
 
 def validate_command(command: dict[str, Any]) -> None:
@@ -43,6 +98,7 @@ def validate_command(command: dict[str, Any]) -> None:
         _check_name(name, "command")
         if not 1 <= len(command.get("description") or "") <= 100:
             raise invalid_form(f"/{name}: description must be 1-100 characters")
+        _check_localizations(command, f"/{name}", names=True)
     _validate_options(command.get("options") or [], f"/{name}", depth=0)
 
 
@@ -59,6 +115,9 @@ def _validate_options(options: list[dict[str, Any]], where: str, depth: int) -> 
         seen.add(str(name))
         if not 1 <= len(option.get("description") or "") <= 100:
             raise invalid_form(f"{where} {name}: description must be 1-100 characters")
+        _check_localizations(option, f"{where} {name}", names=True)
+        for choice in option.get("choices") or []:
+            _check_localizations(choice, f"{where} {name} choice", names=False)
         kind = option.get("type")
         if kind in (SUB_COMMAND, SUB_COMMAND_GROUP):
             if depth >= 2 or (kind == SUB_COMMAND_GROUP and depth >= 1):

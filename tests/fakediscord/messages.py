@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
+from . import pseudo
 from .errors import CANNOT_SEND_EMPTY, DiscordError, invalid_form
 from .models import (
     ACTION_ROW,
@@ -264,6 +265,14 @@ def apply_payload(
         raise DiscordError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")
     _resolve_attachment_urls(fake, embeds, attachments)
     _assign_component_ids(components)
+    if pseudo.active():
+        # Checked as sent (limits above, English left at the end of the test); kept plain.
+        content = pseudo.plain(content)
+        embeds = pseudo.plain_value(embeds)
+        components = pseudo.plain_value(components)
+        for attachment in attachments:
+            if attachment.description:
+                attachment.description = pseudo.plain(attachment.description)
 
     message.content = content
     message.embeds = embeds

@@ -91,6 +91,8 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_open: bool = True
+    # The language of the user's Discord client (an interaction's ``locale``).
+    locale: str = "en-US"
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -540,6 +542,8 @@ class FakeGuild:
     members: dict[int, FakeMember] = field(default_factory=dict)
     # The role that carries the bot's invite permissions.
     bot_role_id: int = 0
+    # The server's language in its Discord settings (``preferred_locale``, ``guild_locale``).
+    locale: str = "en-US"
 
     # -- building ----------------------------------------------------------------------
 
@@ -677,7 +681,7 @@ class FakeGuild:
             "nsfw_level": 0,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,

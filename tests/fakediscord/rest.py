@@ -13,6 +13,7 @@ from urllib.parse import unquote
 import discord
 from aiohttp import web
 
+from . import pseudo
 from .errors import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
@@ -508,6 +509,8 @@ class RestApi:
                 raise invalid_form("a modal needs a custom_id and a 1-45 character title")
             if not 1 <= len(components) <= 5:
                 raise invalid_form("a modal has 1 to 5 top-level components")
+            if pseudo.active():
+                title, components = pseudo.plain(title), pseudo.plain_value(components)
             interaction.modal = FakeModal(
                 custom_id=str(data["custom_id"]),
                 title=title,

@@ -398,6 +398,7 @@ class FakeDiscord:
         bot_permissions: discord.Permissions | int | None = None,
         everyone_permissions: discord.Permissions | int | None = None,
         shard: int | None = None,
+        locale: str = "en-US",
     ) -> FakeGuild:
         """A guild with the bot in it (and its role), an owner and text channels.
         ``shard`` picks an id whose events go to that shard, ``(id >> 22) % shard_count``
@@ -412,7 +413,7 @@ class FakeDiscord:
                     f"shard {shard} does not exist: the fake has {self.gateway.shard_count}"
                 )
             guild_id = self.snowflakes.next_on_shard(shard, self.gateway.shard_count)
-        guild = FakeGuild(self, guild_id, name, owner.id)
+        guild = FakeGuild(self, guild_id, name, owner.id, locale=locale)
         everyone = as_permission_value(everyone_permissions or DEFAULT_EVERYONE_PERMISSIONS)
         guild.roles[guild.id] = FakeRole(guild.id, "@everyone", everyone)
         bot_role = FakeRole(
@@ -449,9 +450,10 @@ class FakeDiscord:
         self.notify()
         return guild
 
-    def add_user(self, name: str, *, dms_open: bool = True) -> Player:
-        """A user in no guild (they can still DM with the bot)."""
-        user = FakeUser(self.snowflakes.next(), name, dms_open=dms_open)
+    def add_user(self, name: str, *, dms_open: bool = True, locale: str = "en-US") -> Player:
+        """A user in no guild (they can still DM with the bot); ``locale`` is their client's
+        language."""
+        user = FakeUser(self.snowflakes.next(), name, dms_open=dms_open, locale=locale)
         self.users[user.id] = user
         player = Player(self, user, None)
         self.players[user.id] = player
@@ -465,13 +467,14 @@ class FakeDiscord:
         dms_open: bool = True,
         permissions: discord.Permissions | int | None = None,
         nick: str | None = None,
+        locale: str = "en-US",
     ) -> Player:
         if isinstance(name, Player):
             player = name
             if player.home is None:
                 player.home = guild
         else:
-            player = self.add_user(name, dms_open=dms_open)
+            player = self.add_user(name, dms_open=dms_open, locale=locale)
             player.home = guild
         role_ids: list[int] = []
         if permissions is not None:
@@ -663,7 +666,7 @@ class FakeDiscord:
             "data": data,
             "token": interaction.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
             "app_permissions": str(channel.bot_permissions().value),
@@ -682,8 +685,8 @@ class FakeDiscord:
             member_data = member.payload()
             member_data["permissions"] = str(guild.permissions_of(user.id, channel))
             payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+            payload["guild_locale"] = guild.locale
             payload["member"] = member_data
         else:
             payload["user"] = user.payload()

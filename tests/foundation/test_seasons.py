@@ -273,7 +273,7 @@ async def test_migration_7_makes_the_ladders_so_far_season_one(open_another: Ope
         )
     await old.close()
     new = await open_another()
-    assert await new.migrate() == [7]
+    assert (await new.migrate())[0] == 7
     current = await current_season(new, 1, "diceman")
     assert (current.number, current.started_at) == (1, 50.0)
     board = await leaderboard_page(new, 1, "diceman", provisional_games=1)
