@@ -186,11 +186,11 @@ def _draw_round(
         return
     if view["phase"] == "setup":
         house = names[view["house"]]
-        # Translators: four short lines in the picture: "House" / (name) / "picks two
-        # rollers" / "and their dice".
+        # Translators: short lines in the picture's narrow panel: "House", the house's
+        # name, then "picks two rollers and their dice" (wrapped, 3 lines at most).
         lines = [(_("House"), colours.MUTED, "regular"), (house, colours.TEXT, "bold")]
-        lines.append((_("picks two rollers"), colours.MUTED, "regular"))
-        lines.append((_("and their dice"), colours.MUTED, "regular"))
+        picks = pictures_text.wrap(_("picks two rollers and their dice"), 13, width, max_lines=3)
+        lines.extend((words, colours.MUTED, "regular") for words in picks)
         for index, (words, ink, weight) in enumerate(lines):
             pictures_text.draw_text(image, (inner, top + 18 + 20 * index), words, 13, ink, CARD,
                                     weight=weight, max_width=width)  # fmt: skip
