@@ -22,6 +22,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.i18n import N_, _
+
 log = logging.getLogger(__name__)
 
 # A margin under Discord's 3 s for the first answer: late enough that almost every
@@ -36,7 +38,7 @@ ALREADY_ACKNOWLEDGED = 40060
 
 _EXTRAS_KEY = "dicebot.answer"
 
-TOO_SLOW_FOR_A_FORM = (
+TOO_SLOW_FOR_A_FORM = N_(
     "That took me too long to open the form: press the button again, it will open at once."
 )
 
@@ -140,7 +142,7 @@ class Answer:
         async with self._lock:
             if self.state is None:
                 return await self._first(self.interaction.response.send_modal, modal) is not None
-        await self.send(TOO_SLOW_FOR_A_FORM)
+        await self.send(_(TOO_SLOW_FOR_A_FORM))
         return False
 
     async def acknowledge(self) -> bool:

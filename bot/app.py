@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
 from bot.games import Session
 from bot.guild_settings import GuildSettings
+from bot.i18n import N_, _, pgettext
 from bot.identify import IdentifyGate
 from bot.languages import CommandTranslator, LanguageBook, enter_interaction
 from bot.publication_store import PublicationStore
@@ -34,7 +35,7 @@ from bot.storage import StorageUnavailable, database_for
 
 log = logging.getLogger(__name__)
 
-STALE_CONTROL = (
+STALE_CONTROL = N_(
     "This control is no longer active (the game it belonged to has ended or moved on). "
     "Start a new game with a slash command, or use the buttons on the latest message."
 )
@@ -72,21 +73,24 @@ class DiceTree(app_commands.CommandTree["DiceBot"]):
 def check_options(
     command: app_commands.Command[Any, ..., Any], given: app_commands.Namespace
 ) -> None:
-    """Raise InvalidOption for a value outside its option's choices, range or length."""
+    """Raise InvalidOption for a value outside its option's choices, range or length (the
+    option and its choices named as the player's command picker shows them)."""
     for parameter in command.parameters:
         value = getattr(given, parameter.display_name, None)
         if value is None:
             continue
-        name = parameter.display_name
+        name = "`" + pgettext("option name", parameter.display_name) + "`"
         if parameter.choices and value not in [choice.value for choice in parameter.choices]:
-            names = ", ".join(f"`{choice.name}`" for choice in parameter.choices)
-            raise InvalidOption(f"`{name}` must be one of {names}.")
+            names = ", ".join(f"`{_(choice.name)}`" for choice in parameter.choices)
+            raise InvalidOption(
+                _("{option} must be one of {choices}.").format(option=name, choices=names)
+            )
         numeric = parameter.type in (
             discord.AppCommandOptionType.integer,
             discord.AppCommandOptionType.number,
         )
         if numeric and (isinstance(value, bool) or not isinstance(value, int | float)):
-            raise InvalidOption(f"`{name}` must be a number.")
+            raise InvalidOption(_("{option} must be a number.").format(option=name))
         if isinstance(value, bool) or not isinstance(value, int | float | str):
             continue
         # For a string option discord.py keeps its length limits in min/max_value.
@@ -94,10 +98,18 @@ def check_options(
         if isinstance(value, str):
             size = len(value)
             if (low is not None and size < low) or (high is not None and size > high):
-                raise InvalidOption(f"`{name}` must be {low or 0} to {high} characters long.")
+                raise InvalidOption(
+                    _("{option} must be {low} to {high} characters long.").format(
+                        option=name, low=low or 0, high=high
+                    )
+                )
             continue
         if (low is not None and value < low) or (high is not None and value > high):
-            raise InvalidOption(f"`{name}` must be between {low} and {high}.")
+            raise InvalidOption(
+                _("{option} must be between {low} and {high}.").format(
+                    option=name, low=low, high=high
+                )
+            )
 
 
 def _custom_id(interaction: discord.Interaction) -> str:
@@ -249,7 +261,7 @@ class DiceBot(commands.AutoShardedBot):
 
     async def _answer_stale(self, interaction: discord.Interaction) -> None:
         enter_interaction(interaction)
-        await answer_for(interaction).send(STALE_CONTROL)
+        await answer_for(interaction).send(_(STALE_CONTROL))
 
     # -- what the gateway tells us about messages we show --------------------------------
 

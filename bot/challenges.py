@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.errors import NotYourGame, StaleControl, UserError
 from bot.games import Deadline, NewSession, Outcome, Seat, Session, Step, StepContext
+from bot.i18n import N_, _, pgettext
 from bot.replies import Guarded
 from bot.series import Series, match_over_after, with_series
 from game_core.errors import IllegalMove
@@ -75,12 +77,18 @@ def challenge_step(ctx: StepContext, action: dict[str, Any], start: StartGame) -
         elif ctx.actor_id == challenger:
             event = {"type": "challenge_withdrawn"}
         else:
-            raise NotYourGame(f"This challenge is for <@{opponent}>, not for you.")
+            raise NotYourGame(
+                _("This challenge is for {opponent}, not for you.").format(
+                    opponent=f"<@{opponent}>"
+                )
+            )
         return Step(state=ctx.session.state, events=[event], status="cancelled", deadlines=[])
     if ctx.actor_id == challenger:
-        raise NotYourGame("You can't accept your own challenge: wait for your opponent.")
+        raise NotYourGame(_("You can't accept your own challenge: wait for your opponent."))
     if ctx.actor_id != opponent:
-        raise NotYourGame(f"This challenge is for <@{opponent}>, not for you.")
+        raise NotYourGame(
+            _("This challenge is for {opponent}, not for you.").format(opponent=f"<@{opponent}>")
+        )
     step = start(ctx, dict(challenge["options"]))
     step.events.insert(0, {"type": "challenge_accepted"})
     return step
@@ -90,17 +98,17 @@ def refuse_unfinished(previous: Session) -> None:
     """Only a game that ended with a result is played on from (a forged or stale press on
     a game still going, or one stopped without a result, changes nothing)."""
     if previous.is_open:
-        raise UserError("This game is not over yet: finish it first.")
+        raise UserError(_("This game is not over yet: finish it first."))
     if previous.status != "finished" or is_challenge(previous.state):
-        raise UserError("This game ended without a result: start a new one with a command.")
+        raise UserError(_("This game ended without a result: start a new one with a command."))
 
 
 def refuse_next_game(series: Series, winner: int | None) -> None:
     """Start game N is for a match that goes on."""
     if not series.is_match:
-        raise UserError("This game is not part of a match: press **Rematch** to play again.")
+        raise UserError(_("This game is not part of a match: press **Rematch** to play again."))
     if match_over_after(series, winner):
-        raise UserError("This match is over: press **Rematch** for a new one.")
+        raise UserError(_("This match is over: press **Rematch** for a new one."))
 
 
 def rematch_challenge(
@@ -125,14 +133,16 @@ def rematch_challenge(
     )
 
 
-ANSWERED_ALREADY = "That challenge has been answered already: the game is on, on the same message."
+ANSWERED_ALREADY = N_(
+    "That challenge has been answered already: the game is on, on the same message."
+)
 
 
 def refuse_answered_challenge(ctx: StepContext, action: dict[str, Any]) -> None:
     """In a started game, an Accept or Decline from a player comes from a message that is
     behind (or a double press): say so rather than "not a move"."""
     if ctx.actor_id is not None and action.get("type") in CHALLENGE_ACTIONS:
-        raise StaleControl(ANSWERED_ALREADY)
+        raise StaleControl(_(ANSWERED_ALREADY))
 
 
 async def act_on_challenge(
@@ -144,9 +154,17 @@ async def act_on_challenge(
         return await bot.sessions.act(session.id, user_id, {"type": kind})
     except StaleControl as error:
         raise UserError(
-            f"The challenge was accepted a moment ago, so the game is on. Use `/{command} "
-            "forfeit` again if you want to give the game up."
+            _(
+                "The challenge was accepted a moment ago, so the game is on. Use {command} "
+                "again if you want to give the game up."
+            ).format(command=command_mention(command, "forfeit"))
         ) from error
+
+
+def command_mention(*names: str) -> str:
+    """A slash command as the player's client names it, in backticks: ``/knucklebones
+    forfeit`` in English, ``/knucklebones abandonar`` in Spanish."""
+    return "`/" + " ".join(pgettext("command name", name) for name in names) + "`"
 
 
 def challenge_message_text(
@@ -158,15 +176,23 @@ def challenge_message_text(
     *,
     rematch: bool = False,
 ) -> str:
+    """The public message of a pending challenge. ``game_title`` is shown as given (the
+    caller passes it through ``_()``)."""
     stamp = int(expires_at)
+    challenger, opponent = f"<@{challenger_id}>", f"<@{opponent_id}>"
     if rematch:
-        heading = f"🔁 <@{challenger_id}> asks <@{opponent_id}> for a **{game_title}** rematch!"
+        heading = _("🔁 {challenger} asks {opponent} for a **{game}** rematch!")
     else:
-        heading = f"⚔️ <@{challenger_id}> challenges <@{opponent_id}> to **{game_title}**!"
-    lines = [heading]
+        heading = _("⚔️ {challenger} challenges {opponent} to **{game}**!")
+    lines = [heading.format(challenger=challenger, opponent=opponent, game=game_title)]
     if details:
         lines.append(details)
-    lines.append(f"<@{opponent_id}>, accept or decline — the challenge expires <t:{stamp}:R>.")
+    lines.append(
+        # Translators: {when} is Discord's relative time, shown as "in 5 minutes".
+        _("{opponent}, accept or decline — the challenge expires {when}.").format(
+            opponent=opponent, when=f"<t:{stamp}:R>"
+        )
+    )
     return "\n".join(lines)
 
 
@@ -179,7 +205,7 @@ class ChallengeButton(
         accept = choice == "accept"
         super().__init__(
             discord.ui.Button(
-                label="Accept" if accept else "Decline",
+                label=_("Accept") if accept else _("Decline"),
                 style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
                 custom_id=f"challenge:{session_id}:{choice}",
             )
@@ -221,11 +247,12 @@ async def ping_challenger(bot: DiceBot, outcome: Outcome) -> None:
     challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
     if not isinstance(challenger, int):
         return
-    await bot.ping_under_game(
-        outcome.session,
-        challenger,
-        f"<@{challenger}>, <@{opponent}> accepted your challenge: the game is on.",
-    )
+    # A public reply under the game: the game's language, not the accepting player's.
+    with i18n.use(outcome.session.language):
+        text = _("{challenger}, {opponent} accepted your challenge: the game is on.").format(
+            challenger=f"<@{challenger}>", opponent=f"<@{opponent}>"
+        )
+    await bot.ping_under_game(outcome.session, challenger, text)
 
 
 def challenge_view(session_id: int) -> discord.ui.View:

@@ -1,7 +1,12 @@
 """Errors a player may see. Each message says what is wrong and what to do; none leaks a
-secret. Anything else that goes wrong is logged with a reference id instead."""
+secret. Anything else that goes wrong is logged with a reference id instead.
+
+Messages are translated when the error is made: that is in the task answering the player
+(their language is the current one), so a subclass calls ``_()`` in its ``__init__``."""
 
 from __future__ import annotations
+
+from bot.i18n import _
 
 
 class UserError(Exception):
@@ -17,14 +22,16 @@ class UserError(Exception):
 
 class SessionNotFound(UserError):
     def __init__(self) -> None:
-        super().__init__("That game no longer exists. Start a new one with a slash command.")
+        super().__init__(_("That game no longer exists. Start a new one with a slash command."))
 
 
 class NotYourGame(UserError):
-    def __init__(
-        self, message: str = "This is not your game: only its players can do that."
-    ) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message
+            if message is not None
+            else _("This is not your game: only its players can do that.")
+        )
 
 
 class SessionChanged(UserError):
@@ -32,14 +39,16 @@ class SessionChanged(UserError):
 
     def __init__(self) -> None:
         super().__init__(
-            "The game changed meanwhile, so that press was not applied. Look at the updated "
-            "message and try again."
+            _(
+                "The game changed meanwhile, so that press was not applied. Look at the "
+                "updated message and try again."
+            )
         )
 
 
 class GameOver(UserError):
     def __init__(self) -> None:
-        super().__init__("That game is already over.")
+        super().__init__(_("That game is already over."))
 
 
 class AlreadyPlaying(UserError):
@@ -49,8 +58,10 @@ class AlreadyPlaying(UserError):
 class DatabaseUnavailable(UserError):
     def __init__(self) -> None:
         super().__init__(
-            "The game database is busy or unavailable right now, so nothing was changed. "
-            "Please try again in a moment."
+            _(
+                "The game database is busy or unavailable right now, so nothing was changed. "
+                "Please try again in a moment."
+            )
         )
 
 
@@ -64,11 +75,17 @@ class WrongMessage(UserError):
     copied custom_id): nothing is applied."""
 
     def __init__(self, link: str | None = None) -> None:
-        where = f" The game is here: {link}" if link else ""
-        super().__init__(
-            "That button does not belong to this message, so nothing was done. Use the "
-            f"buttons on the game's own message.{where}"
-        )
+        if link:
+            text = _(
+                "That button does not belong to this message, so nothing was done. Use the "
+                "buttons on the game's own message. The game is here: {link}"
+            ).format(link=link)
+        else:
+            text = _(
+                "That button does not belong to this message, so nothing was done. Use the "
+                "buttons on the game's own message."
+            )
+        super().__init__(text)
 
 
 class FollowedUp(UserError):
@@ -76,5 +93,5 @@ class FollowedUp(UserError):
     table): ``session_id`` is that one."""
 
     def __init__(self, session_id: int) -> None:
-        super().__init__("That game has already been followed up.")
+        super().__init__(_("That game has already been followed up."))
         self.session_id = session_id

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from bot.i18n import N_, _
 from game_core.base import Event, GameResult
 
 SessionStatus = Literal["pending", "active", "finished", "cancelled"]
@@ -154,12 +155,21 @@ class FollowUp:
     previous: Outcome
 
 
+# Why the bot itself ended a game (``SessionService.cancel``'s stored reason, in English;
+# shown translated by ``cancel_reason``). Each completes "This game was …".
+# Translators: completes "This Knucklebones game was …; no result counts."
+CHANNEL_DELETED = N_("ended because its channel was deleted")
+# Translators: completes "This Knucklebones game was …; no result counts."
+MESSAGE_REFUSED = N_("ended because its message could not be posted here")
+
+
 def cancel_reason(events: list[Event]) -> str | None:
     """Why ``SessionService.cancel`` ended a game (e.g. "stopped by an admin"), if these
-    events say it did: game messages show it instead of a bare "stopped"."""
+    events say it did, in the current language: game messages show it instead of a bare
+    "stopped". The reason is stored in English (marked with ``N_`` where it is given)."""
     for event in events:
         if event.get("type") == "cancelled" and isinstance(event.get("reason"), str):
-            return str(event["reason"])
+            return _(str(event["reason"]))
     return None
 
 

@@ -25,6 +25,7 @@ import gettext as gettext_module
 import io
 import math
 import os
+import re
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from pathlib import Path
 from babel import Locale as BabelLocale
 from babel import dates as babel_dates
 from babel import numbers as babel_numbers
+from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -289,7 +291,7 @@ def _babel_locale(language: str) -> BabelLocale:
 
 
 def number(value: float, digits: int = 0) -> str:
-    """``1,234`` in English, ``1234`` in Spanish, ``1 234`` in French."""
+    """``1,234`` in English, ``1.234`` in Spanish, ``1 234`` in French (Babel's CLDR data)."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return babel_numbers.format_decimal(
         value, format=pattern, locale=_babel_locale(current()), decimal_quantization=True
@@ -315,6 +317,12 @@ def short_date(value: date | datetime) -> str:
 
 def list_of(items: list[str], style: str = "standard") -> str:
     """``a, b and c`` in English, ``a, b y c`` in Spanish."""
-    from babel.lists import format_list
-
-    return format_list(items, style=style, locale=_babel_locale(current()))  # type: ignore[arg-type]
+    locale = _babel_locale(current())
+    if not pseudo_enabled() or len(items) < 2:
+        return format_list(items, style=style, locale=locale)  # type: ignore[arg-type]
+    # Pseudo text: the language's connecting words are text too (``and``), wrapped as such.
+    slots = [f"\x00{index}\x00" for index in range(len(items))]
+    pattern = format_list(slots, style=style, locale=locale)  # type: ignore[arg-type]
+    template = pattern.replace("{", "{{").replace("}", "}}")
+    template = re.sub("\x00(\\d+)\x00", r"{\1}", template)
+    return pseudo(template).format(*items)

@@ -20,19 +20,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.i18n import N_, _
 from bot.seasons import Season, current_season
 from bot.storage import Database, Row
 
+# Proper names in every language, still through the catalogs (``game_title``); the
+# English stays the choice names of the slash commands (their translator localizes those).
 GAME_TITLES: dict[str, str] = {
-    "knucklebones": "Knucklebones",
-    "diceman": "Diceman",
-    "weighted_dice": "Weighted Dice",
-    "dimension_duel": "Dimension Duel",
+    "knucklebones": N_("Knucklebones"),
+    "diceman": N_("Diceman"),
+    "weighted_dice": N_("Weighted Dice"),
+    "dimension_duel": N_("Dimension Duel"),
 }
 GAMES: tuple[str, ...] = tuple(GAME_TITLES)
 
 SortKey = Literal["rating", "wins", "win_rate"]
-SORT_LABELS: dict[str, str] = {"rating": "rating", "wins": "wins", "win_rate": "win rate"}
+# Translators: how a leaderboard is sorted ("Sorted by {sort}").
+SORT_LABELS: dict[str, str] = {
+    "rating": N_("rating"),
+    "wins": N_("wins"),
+    "win_rate": N_("win rate"),
+}
 
 PAGE_SIZE = 10
 # How many provisional players a leaderboard page lists (the rest are counted).
@@ -72,7 +80,9 @@ def ladder_minimum(provisional_games: int) -> int:
 
 
 def game_title(game: str) -> str:
-    return GAME_TITLES.get(game, game.replace("_", " ").title())
+    """A game's title in the current language (the game's proper name)."""
+    title = GAME_TITLES.get(game)
+    return _(title) if title is not None else game.replace("_", " ").title()
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str | None:

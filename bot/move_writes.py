@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import AlreadyPlaying, SessionChanged
 from bot.games import OPEN_STATUSES, Deadline, Seat, Session, Step
+from bot.i18n import _
 from bot.leaderboard import game_title
 from bot.results import record_result
 from bot.text import escape
@@ -151,13 +152,32 @@ async def claim_channel(
             " WHERE b.channel_id = ? AND b.user_id = ?",
             (channel_id, user_id),
         )
-        name = escape(seat.display_name)
-        who = "You already have" if user_id == actor_id else f"{name} already has"
-        title = game_title(str(game)) if game else "another game"
-        raise AlreadyPlaying(
-            f"{who} a game open in this channel ({title}). Finish or forfeit it first, or "
-            "play in another channel."
-        )
+        raise AlreadyPlaying(already_playing(seat.display_name, user_id == actor_id, game))
+
+
+def already_playing(display_name: str, is_actor: bool, game: object) -> str:
+    """Why a player cannot take a seat here: their game open in this channel."""
+    title = game_title(str(game)) if game else None
+    if is_actor:
+        if title is None:
+            return _(
+                "You already have another game open in this channel. Finish or forfeit it "
+                "first, or play in another channel."
+            )
+        return _(
+            "You already have a game open in this channel ({game}). Finish or forfeit it "
+            "first, or play in another channel."
+        ).format(game=title)
+    name = escape(display_name)
+    if title is None:
+        return _(
+            "{name} already has another game open in this channel. Finish or forfeit it "
+            "first, or play in another channel."
+        ).format(name=name)
+    return _(
+        "{name} already has a game open in this channel ({game}). Finish or forfeit it "
+        "first, or play in another channel."
+    ).format(name=name, game=title)
 
 
 async def reclaim_channel(

@@ -5,17 +5,47 @@ from __future__ import annotations
 
 import discord
 
-# Permission attribute -> the name server admins see in Discord's settings.
+from bot.i18n import N_, _
+
+# Permission attribute -> the name server admins see in Discord's settings (English here,
+# shown translated: ``permission_label``).
 CHANNEL_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channels"),
-    ("send_messages", "Send Messages"),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    ("view_channel", N_("View Channels")),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    ("send_messages", N_("Send Messages")),
     # Games started in a thread post there: Discord checks this one instead of Send Messages.
-    ("send_messages_in_threads", "Send Messages in Threads"),
-    ("embed_links", "Embed Links"),
-    ("attach_files", "Attach Files"),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    ("embed_links", N_("Embed Links")),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    ("attach_files", N_("Attach Files")),
     # Reminder pings are replies to the game message, which needs the channel's history.
-    ("read_message_history", "Read Message History"),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    ("read_message_history", N_("Read Message History")),
 )
+# Other permissions a command may ask of a member (``app_commands.default_permissions``).
+OTHER_PERMISSIONS: dict[str, str] = {
+    # Translators: Discord's own name of the permission, as its settings show it.
+    "manage_guild": N_("Manage Server"),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    "manage_messages": N_("Manage Messages"),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    "manage_channels": N_("Manage Channels"),
+    # Translators: Discord's own name of the permission, as its settings show it.
+    "administrator": N_("Administrator"),
+}
+_LABELS = {**dict(CHANNEL_PERMISSIONS), **OTHER_PERMISSIONS}
+
+
+def permission_label(name: str) -> str:
+    """A permission attribute (``attach_files``) as Discord's settings name it, in the
+    current language (title-cased English for one the bot never asks for)."""
+    label = _LABELS.get(name)
+    return _(label) if label is not None else name.replace("_", " ").title()
+
+
 INVITE_SCOPES: tuple[str, ...] = ("bot", "applications.commands")
 
 
@@ -31,14 +61,15 @@ def invite_url(application_id: int) -> str:
 
 
 def missing_permissions(permissions: discord.Permissions, *, in_thread: bool) -> list[str]:
-    """The names of the permissions the bot lacks where it was asked to play.
+    """The names of the permissions the bot lacks where it was asked to play, in the
+    current language.
 
     In a thread, Discord requires Send Messages in Threads rather than Send Messages; in a
     channel, the thread permission is not needed.
     """
     not_needed = "send_messages" if in_thread else "send_messages_in_threads"
     return [
-        label
+        _(label)
         for name, label in CHANNEL_PERMISSIONS
         if name != not_needed and not getattr(permissions, name)
     ]

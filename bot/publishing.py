@@ -41,7 +41,14 @@ from bot import i18n
 from bot.answers import NETWORK_ERRORS, Answer, answer_for
 from bot.clock import Clock
 from bot.errors import UserError
-from bot.games import GameHandler, Outcome, Session, ShowContext
+from bot.games import (
+    CHANNEL_DELETED,
+    MESSAGE_REFUSED,
+    GameHandler,
+    Outcome,
+    Session,
+    ShowContext,
+)
 from bot.publication_store import PrivateMessage, PublicationStore, Snapshot
 from bot.storage import StorageUnavailable
 
@@ -523,9 +530,7 @@ class Publisher:
         log.info("session %s: its channel %s is gone", session.id, session.channel_id)
         if session.is_open:
             with contextlib.suppress(Exception):
-                await self.bot.sessions.cancel(
-                    session.id, None, "ended because its channel was deleted"
-                )
+                await self.bot.sessions.cancel(session.id, None, CHANNEL_DELETED)
 
     async def _first_message_refused(self, session: Session) -> None:
         self._mark_shown(session.id, session.version)
@@ -536,9 +541,7 @@ class Publisher:
         )
         if session.is_open:
             with contextlib.suppress(UserError, StorageUnavailable):
-                await self.bot.sessions.cancel(
-                    session.id, None, "ended because its message could not be posted here"
-                )
+                await self.bot.sessions.cancel(session.id, None, MESSAGE_REFUSED)
 
     def _may_post(self, session: Session) -> bool:
         if session.id in self._posting:

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.answers import DELIVERY_ERRORS, answer_for
 from bot.challenges import is_challenge
 from bot.errors import FollowedUp
 from bot.games import Session, ShowContext
+from bot.i18n import _, number
 from bot.replies import Guarded
 from bot.series import Series, finished_line, follow_up_of, match_over_after
 from bot.sessions import message_link
@@ -40,10 +42,10 @@ PLAY_ON_TEMPLATE = r"again:(?P<session_id>[0-9]{1,19}):(?P<kind>rematch|next|lob
 def play_on_label(kind: str, game_number: int = 2) -> tuple[str, str]:
     """(label, emoji) of the button."""
     if kind == "next":
-        return f"Start game {game_number}", "▶️"
+        return _("Start game {number}").format(number=number(game_number)), "▶️"
     if kind == "lobby":
-        return "Play again", "🔁"
-    return "Rematch", "🔁"
+        return _("Play again"), "🔁"
+    return _("Rematch"), "🔁"
 
 
 class PlayOnButton(
@@ -96,9 +98,9 @@ def finished_two_player(
     match_goes_on = series is not None and not match_over_after(series, winner)
     if follow_up_of(session.state) is not None:
         lines.append(
-            "▶️ The next game is on, below."
+            _("▶️ The next game is on, below.")
             if match_goes_on
-            else "🔁 A rematch was asked for, below."
+            else _("🔁 A rematch was asked for, below.")
         )
         return lines, None
     if series is not None and match_goes_on:
@@ -131,7 +133,9 @@ async def play_on(interaction: discord.Interaction, session_id: int, kind: str) 
             await bot.sessions.act(session.id, None, made.new.begin)
         session = await bot.sessions.require(session.id)
     handler = bot.sessions.handlers[session.game]
-    fields = await handler.render(session, ShowContext(events=list(made.new.events)))
+    # The new game's message is public: it speaks the game's language, not the presser's.
+    with i18n.use(session.language):
+        fields = await handler.render(session, ShowContext(events=list(made.new.events)))
     waiting = session.status == "pending"
     # A challenge or a lobby pings whom it waits for; a game already on pings the other
     # player under it (its first line may name only the player to move).
@@ -144,11 +148,11 @@ async def play_on(interaction: discord.Interaction, session_id: int, kind: str) 
     posted = await bot.sessions.get(session.id) or session
     for user_id in made.new.ping:
         try:
-            await bot.ping_under_game(
-                posted,
-                user_id,
-                f"▶️ <@{user_id}>, <@{user.id}> started the next game of your match: it is on.",
-            )
+            with i18n.use(posted.language):
+                text = _(
+                    "▶️ {player}, {other} started the next game of your match: it is on."
+                ).format(player=f"<@{user_id}>", other=f"<@{user.id}>")
+            await bot.ping_under_game(posted, user_id, text)
         except DELIVERY_ERRORS as error:
             log.info("session %s: the next game's ping was not sent (%s)", session.id, error)
 
@@ -160,21 +164,24 @@ async def _second_press(bot: DiceBot, interaction: discord.Interaction, follow_i
     user_id = interaction.user.id
     follow = await bot.sessions.get(follow_id)
     if follow is None:
-        await answer.send("This game has already been followed up.")
+        await answer.send(_("This game has already been followed up."))
         return
-    link = message_link(follow) or "(its message is on its way)"
+    link = message_link(follow) or _("(its message is on its way)")
     if follow.is_open and is_challenge(follow.state):
         challenge = follow.state["challenge"]
         if challenge.get("opponent") == user_id:
             await bot.sessions.act(follow.id, user_id, {"type": "accept"})
             await answer.send(
-                f"✅ You accepted <@{challenge['challenger']}>'s rematch: the game is on. {link}"
+                _("✅ You accepted {challenger}'s rematch: the game is on. {link}").format(
+                    challenger=f"<@{challenge['challenger']}>", link=link
+                )
             )
             return
         if challenge.get("challenger") == user_id:
             await answer.send(
-                f"You already asked for this rematch: it waits for <@{challenge['opponent']}> "
-                f"to accept. {link}"
+                _(
+                    "You already asked for this rematch: it waits for {opponent} to accept. {link}"
+                ).format(opponent=f"<@{challenge['opponent']}>", link=link)
             )
             return
     rejoin = getattr(bot.sessions.handlers.get(follow.game), "rejoin_action", None)
@@ -182,7 +189,7 @@ async def _second_press(bot: DiceBot, interaction: discord.Interaction, follow_i
     if action is not None:
         action = {**action, "name": interaction.user.display_name}
         await bot.sessions.act(follow.id, user_id, action)
-        await answer.send(f"✅ You joined the new table. {link}")
+        await answer.send(_("✅ You joined the new table. {link}").format(link=link))
         return
     await answer.send(describe_follow_up(follow, link))
 
@@ -191,12 +198,16 @@ def describe_follow_up(follow: Session, link: str) -> str:
     """Where the follow-up of a game is, for a press that came after it."""
     if is_challenge(follow.state):
         if follow.is_open:
-            return f"A rematch of this game is waiting for an answer: {link}"
+            return _("A rematch of this game is waiting for an answer: {link}").format(link=link)
         if follow.status == "cancelled":
-            return (
+            return _(
                 "The rematch of this game was declined, withdrawn or expired: challenge "
-                f"again with the command. {link}"
-            )
+                "again with the command. {link}"
+            ).format(link=link)
     if follow.is_open:
-        return f"This game has been played on from already: the next one is here. {link}"
-    return f"This game has been played on from already, and that game is over too: {link}"
+        return _("This game has been played on from already: the next one is here. {link}").format(
+            link=link
+        )
+    return _("This game has been played on from already, and that game is over too: {link}").format(
+        link=link
+    )

@@ -12,8 +12,9 @@ from discord import app_commands
 
 from bot.answers import answer_for
 from bot.errors import DatabaseUnavailable, StaleControl, UserError
-from bot.i18n import _
+from bot.i18n import N_, _, list_of, ngettext, number
 from bot.languages import enter_interaction
+from bot.permissions import permission_label
 from bot.storage import StorageUnavailable
 from game_core.errors import IllegalMove
 
@@ -23,17 +24,24 @@ DM_CLOSED = 50007
 MISSING_PERMISSIONS = 50013
 MISSING_ACCESS = 50001
 
-PERMISSION_HELP = (
+# Module-level texts: marked here, translated where they are sent.
+PERMISSION_HELP = N_(
     "I'm missing a permission in this channel. I need **View Channel**, **Send Messages** "
     "(**Send Messages in Threads** in a thread), **Embed Links**, **Attach Files** and "
     "**Read Message History** here: ask a server admin to grant them, or play in another "
     "channel. `/dicebot check` tells which one is missing."
 )
-DMS_CLOSED_HELP = (
+DMS_CLOSED_HELP = N_(
     "I couldn't send you a direct message: your DMs are closed for this server. Use the "
     "**Make your move** button on the game message instead, or allow direct messages from "
     "server members in Privacy Settings."
 )
+
+
+def permission_names(permissions: list[str]) -> str:
+    """Discord permission attributes (``attach_files``) as the names server admins see in
+    their settings, in bold, as a list in the current language."""
+    return list_of([f"**{permission_label(name)}**" for name in permissions])
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
@@ -50,9 +58,8 @@ def known_error_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.TransformerError) and isinstance(error.value, discord.User):
         # A user option that must be a member, given someone who is not (a pasted id, a
         # member who left).
-        return (
-            f"{discord.utils.escape_markdown(error.value.display_name)} isn't in this server, "
-            "so they can't play here."
+        return _("{name} isn't in this server, so they can't play here.").format(
+            name=discord.utils.escape_markdown(error.value.display_name)
         )
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or error
@@ -66,22 +73,32 @@ def known_error_message(error: BaseException) -> str | None:
         return DatabaseUnavailable().message
     if isinstance(error, discord.Forbidden):
         if error.code == DM_CLOSED:
-            return DMS_CLOSED_HELP
+            return _(DMS_CLOSED_HELP)
         if error.code in (MISSING_PERMISSIONS, MISSING_ACCESS):
-            return PERMISSION_HELP
+            return _(PERMISSION_HELP)
         return None
     if isinstance(error, app_commands.MissingPermissions):
-        names = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"You need the **{names}** permission to use this command."
+        names = permission_names(error.missing_permissions)
+        return ngettext(
+            "You need the {permissions} permission to use this command.",
+            "You need the {permissions} permissions to use this command.",
+            len(error.missing_permissions),
+        ).format(permissions=names)
     if isinstance(error, app_commands.BotMissingPermissions):
-        names = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"I'm missing the **{names}** permission in this channel."
+        names = permission_names(error.missing_permissions)
+        return ngettext(
+            "I'm missing the {permissions} permission in this channel.",
+            "I'm missing the {permissions} permissions in this channel.",
+            len(error.missing_permissions),
+        ).format(permissions=names)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in direct messages."
+        return _("This command works in a server channel, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return _("Slow down a little: try again in {seconds} s.").format(
+            seconds=number(round(error.retry_after))
+        )
     if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
+        return _("You can't use this command here.")
     return None
 
 
@@ -100,7 +117,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             exc_info=(type(original), original, original.__traceback__),
             extra={"reference": reference, "interaction_id": interaction.id},
         )
-        message = f"Something went wrong on my side (ref `{reference}`). Nothing was changed."
+        message = _(
+            "Something went wrong on my side (ref `{reference}`). Nothing was changed."
+        ).format(reference=reference)
     else:
         log.debug("interaction %s refused: %s", interaction.id, type(error).__name__)
     await reply_ephemeral(interaction, message)
@@ -109,7 +128,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 # Every number in our custom_ids is a database id, a snowflake or a small count: all fit in
 # a signed 64-bit integer. A longer one can only be forged.
 MAX_ID = 2**63 - 1
-UNUSABLE_CONTROL = "That control is not one of mine, so nothing was done."
+UNUSABLE_CONTROL = N_("That control is not one of mine, so nothing was done.")
 
 
 def ids_in_range(interaction: discord.Interaction) -> bool:
@@ -127,7 +146,7 @@ class Guarded:
     async def callback(self, interaction: discord.Interaction) -> None:
         enter_interaction(interaction)
         if not ids_in_range(interaction):
-            await reply_ephemeral(interaction, UNUSABLE_CONTROL)
+            await reply_ephemeral(interaction, _(UNUSABLE_CONTROL))
             return
         try:
             await self.handle(interaction)  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt
 
+from bot.i18n import _, ngettext, number
 from bot.text import escape
 
 SERIES_KEY = "series"
@@ -189,25 +190,40 @@ def rematch_after(series: Series, winner: int | None, previous: int) -> Series:
 # -- texts (names escaped here; ``names`` maps user ids to display names as written) ------
 
 
+def _score(high: int, low: int) -> str:
+    return f"{number(high)}–{number(low)}"
+
+
 def _lead(wins: tuple[int, int], players: tuple[int, int], names: Mapping[int, str]) -> str:
     if wins[0] == wins[1]:
-        return f"level at {wins[0]}–{wins[1]}"
+        # Translators: a match or series score between two players, as in "after game 2:
+        # level at 1–1".
+        return _("level at {score}").format(score=_score(wins[0], wins[1]))
     leader = 0 if wins[0] > wins[1] else 1
     name = escape(names.get(players[leader], "?"))
-    return f"{name} leads {wins[leader]}–{wins[1 - leader]}"
-
-
-def _draws(count: int) -> str:
-    if count == 0:
-        return ""
-    return " (1 draw)" if count == 1 else f" ({count} draws)"
+    # Translators: a match or series score, as in "after game 2: Ann leads 2–0".
+    return _("{name} leads {score}").format(name=name, score=_score(wins[leader], wins[1 - leader]))
 
 
 def _chain_text(wins: tuple[int, int], draws: int, series: Series, names: Mapping[int, str]) -> str:
-    unit = "Matches" if series.is_match else "Series"
-    lead = _lead(wins, series.players, names)
-    joined = f"{unit} {lead}" if wins[0] == wins[1] else f"{unit}: {lead}"
-    return joined + _draws(draws)
+    """The rematch chain's score: games won by each ("Series") or, for matches, matches
+    won ("Matches"), with the drawn ones."""
+    score = _lead(wins, series.players, names)
+    if series.is_match:
+        # Translators: {score} is "level at 1–1" or "Ann leads 2–1", counted in matches.
+        text = (_("Matches {score}") if wins[0] == wins[1] else _("Matches: {score}")).format(
+            score=score
+        )
+    else:
+        # Translators: {score} is "level at 1–1" or "Ann leads 2–1", counted in games.
+        text = (_("Series {score}") if wins[0] == wins[1] else _("Series: {score}")).format(
+            score=score
+        )
+    if draws == 0:
+        return text
+    return ngettext("{score} ({count} draw)", "{score} ({count} draws)", draws).format(
+        score=text, count=number(draws)
+    )
 
 
 def challenge_line(series: Series | None, names: Mapping[int, str]) -> str:
@@ -219,12 +235,15 @@ def challenge_line(series: Series | None, names: Mapping[int, str]) -> str:
     if series.is_match:
         needed = series.best_of // 2 + 1
         parts.append(
-            f"🏅 Best of {series.best_of}: the first to {needed} wins takes the match "
-            "(a drawn game counts for nobody)"
+            _(
+                "🏅 Best of {count}: the first to {needed} wins takes the match (a drawn game "
+                "counts for nobody)"
+            ).format(count=number(series.best_of), needed=number(needed))
         )
     if series.rematches:
         text = _chain_text(series.chain_wins, series.chain_draws, series, names)
-        parts.append(f"{text} so far")
+        # Translators: {score} is "Series: Ann leads 2–1" (the rematches played before).
+        parts.append(_("{score} so far").format(score=text))
     return ". ".join(parts) + "." if parts else ""
 
 
@@ -241,13 +260,20 @@ def running_line(series: Series | None, names: Mapping[int, str]) -> str | None:
         return None
     parts: list[str] = []
     if series.is_match:
-        text = f"🏅 Best of {series.best_of}, game {series.game}"
         if series.game > 1:
-            text += f": {_lead(series.match_wins, series.players, names)}"
+            text = _("🏅 Best of {count}, game {game}: {score}").format(
+                count=number(series.best_of),
+                game=number(series.game),
+                score=_lead(series.match_wins, series.players, names),
+            )
+        else:
+            text = _("🏅 Best of {count}, game {game}").format(
+                count=number(series.best_of), game=number(series.game)
+            )
         parts.append(text)
     if series.rematches:
         text = _chain_text(series.chain_wins, series.chain_draws, series, names)
-        parts.append(text if series.is_match else f"🔁 Rematch. {text}")
+        parts.append(text if series.is_match else _("🔁 Rematch. {score}").format(score=text))
     return " · ".join(parts) + "." if parts else None
 
 
@@ -262,15 +288,26 @@ def finished_line(series: Series | None, winner: int | None, names: Mapping[int,
             champion = match_winner(wins, series.players)
             high, low = max(wins), min(wins)
             if champion is None:
-                parts.append(f"🤝 The match is drawn, {high}–{low} (best of {series.best_of})")
+                parts.append(
+                    _("🤝 The match is drawn, {score} (best of {count})").format(
+                        score=_score(high, low), count=number(series.best_of)
+                    )
+                )
             else:
                 name = escape(names.get(champion, "?"))
                 parts.append(
-                    f"🏅 **{name} wins the match**, {high}–{low} (best of {series.best_of})"
+                    _("🏅 **{name} wins the match**, {score} (best of {count})").format(
+                        name=name, score=_score(high, low), count=number(series.best_of)
+                    )
                 )
         else:
-            lead = _lead(wins, series.players, names)
-            parts.append(f"🏅 Best of {series.best_of}, after game {series.game}: {lead}")
+            parts.append(
+                _("🏅 Best of {count}, after game {game}: {score}").format(
+                    count=number(series.best_of),
+                    game=number(series.game),
+                    score=_lead(wins, series.players, names),
+                )
+            )
     if series.rematches:
         wins, draws = chain_after(series, winner)
         text = _chain_text(wins, draws, series, names)

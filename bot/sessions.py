@@ -29,11 +29,13 @@ from bot.games import (
     Deadline,
     FollowUp,
     GameHandler,
+    MessageFields,
     NewSession,
     Outcome,
     Seat,
     Session,
     SessionStatus,
+    ShowContext,
     Step,
     StepContext,
 )
@@ -107,6 +109,7 @@ class SessionService:
 
     def register(self, handler: GameHandler) -> None:
         self.handlers[handler.game] = handler
+        speak_the_games_language(handler)
 
     def on_deadline_added(self, listener: Callable[[float], None]) -> None:
         """``listener(due_at)`` is told the earliest due time of timers a commit added.
@@ -496,6 +499,25 @@ def message_link(session: Session) -> str | None:
     return (
         f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{session.message_id}"
     )
+
+
+def speak_the_games_language(handler: GameHandler) -> None:
+    """Make every render of the handler's public message, whoever asks for it (the
+    publisher, a command posting a new game, a press answering with the board), speak the
+    game's language rather than the language of the player whose interaction it runs in.
+    An instance attribute shadows the method, so the handler's own ``self.render`` calls
+    are covered too."""
+    original = handler.render
+    if getattr(original, "speaks_the_games_language", False):
+        return
+
+    @functools.wraps(original)
+    async def render(session: Session, context: ShowContext) -> MessageFields:
+        with i18n.use(session.language):
+            return await original(session, context)
+
+    render.speaks_the_games_language = True  # type: ignore[attr-defined]
+    handler.render = render  # type: ignore[method-assign]
 
 
 # -- row helpers ----------------------------------------------------------------------------

@@ -21,9 +21,3 @@ def escape(name: str, limit: int | None = NAME_LIMIT) -> str:
     characters first (None: as long as it is), so an escape is never cut in half."""
     shown = name if limit is None else clip(name, limit)
     return discord.utils.escape_mentions(discord.utils.escape_markdown(shown))
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """``1 game``, ``2 games``, ``0 games``."""
-    word = singular if count == 1 else plural_form or singular + "s"
-    return f"{count} {word}"

@@ -24,9 +24,11 @@ from discord.ext import commands
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.games import Session
+from bot.i18n import N_, _, number
 from bot.pictures import palette
 from bot.replies import Guarded
 from bot.series import BEST_OF_HELP, BestOf
+from bot.text import clip
 from cogs.duel_render import (
     DICEMAN_DICE,
     DICEMAN_EMOJI,
@@ -61,6 +63,13 @@ _SESSION = r"(?P<session_id>[0-9]{1,19})"
 _ROUND = r"(?P<round>[0-9]{1,4})"
 # Only the six canonical pairs (die order magic, priority, sword, shield) or "_".
 _DRAFT = "(?P<draft>_|" + "|".join(CODES[a] + CODES[b] for a, b in diceman.COMBOS) + ")"
+# The dice by name, as the Confirm button shows them ("Confirm Priority + Sword").
+DIE_NAMES: dict[str, str] = {
+    "magic": N_("Magic"),
+    "priority": N_("Priority"),
+    "sword": N_("Sword"),
+    "shield": N_("Shield"),
+}
 
 
 def draft_code(dice: Sequence[str]) -> str:
@@ -81,7 +90,7 @@ def draft_dice(draft: str) -> list[str] | None:
 
 class DicemanGame(SecretDuelGame[DicemanState]):
     game = GAME
-    title = "Diceman"
+    title = N_("Diceman")
     command = "diceman"
     round_word = "round"
     vitals_word = "Life"
@@ -158,14 +167,16 @@ class DicemanGame(SecretDuelGame[DicemanState]):
     def subtitle(self, view: dict[str, Any]) -> str:
         if view["phase"] == "finished":
             return ""
-        return f"Round {view['round']} of at most {view['max_rounds']}."
+        return _("Round {round} of at most {max_rounds}.").format(
+            round=number(view["round"]), max_rounds=number(view["max_rounds"])
+        )
 
     def challenge_details(self, options: dict[str, Any]) -> str:
-        return (
-            "20 life each. Every round both players secretly pick two of **Magic d4**, "
+        return _(
+            "{life} life each. Every round both players secretly pick two of **Magic d4**, "
             "**Priority d6**, **Sword d8** and **Shield d10** (controls arrive by DM), then "
             "the dice fight it out."
-        )
+        ).format(life=number(diceman.START_LIFE))
 
     def choice_text(self, choice: Any) -> str:
         dice = choice.get("dice") if isinstance(choice, dict) else choice
@@ -178,19 +189,25 @@ class DicemanGame(SecretDuelGame[DicemanState]):
     ) -> tuple[discord.Embed, discord.ui.View]:
         picked = draft_dice(draft)
         embed = discord.Embed(
-            title=f"🎲 Diceman — round {state.round}: your secret pick",
+            # Translators: the title of a player's private Diceman controls.
+            title="🎲 "
+            + _("Diceman — round {round}: your secret pick").format(round=number(state.round)),
             colour=discord.Colour(palette.EMBED_RUNNING),
         )
         lines = controls_intro(session, self, state, seat, ui)
         lines.append("")
-        lines.append("Pick **exactly two** dice in the menu, then press **Confirm**.")
+        lines.append(_("Pick **exactly two** dice in the menu, then press **Confirm**."))
         lines.extend(
-            f"{DICEMAN_EMOJI[name]} **{die_label(name)}**: {DICEMAN_HELP[name]}"
+            f"{DICEMAN_EMOJI[name]} **{die_label(name)}**: {_(DICEMAN_HELP[name])}"
             for name in DICEMAN_DICE
         )
         if picked is not None:
             lines.append("")
-            lines.append(f"Selected: {dice_pair(picked)} (not locked in until you confirm)")
+            lines.append(
+                _("Selected: {dice} (not locked in until you confirm)").format(
+                    dice=dice_pair(picked)
+                )
+            )
         embed.description = "\n".join(lines)
         view = discord.ui.View(timeout=None)
         code = NO_DRAFT if picked is None else draft
@@ -206,7 +223,7 @@ class DicemanGame(SecretDuelGame[DicemanState]):
     def choice_from_draft(self, state: DicemanState, seat: int, draft: str) -> dict[str, Any]:
         picked = draft_dice(draft)
         if picked is None:
-            raise UserError("Pick two dice in the menu first, then confirm.")
+            raise UserError(_("Pick two dice in the menu first, then confirm."))
         return {"dice": picked}
 
 
@@ -225,7 +242,7 @@ class DicemanMoveButton(
     def __init__(self, session_id: int, round_no: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Make your move",
+                label=_("Make your move"),
                 emoji="🎲",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"dm:{session_id}:{round_no}:move",
@@ -250,7 +267,7 @@ def _pick_options(picked: Sequence[str] | None) -> list[discord.SelectOption]:
             label=die_label(name),
             value=name,
             emoji=DICEMAN_EMOJI[name],
-            description=DICEMAN_HELP[name][:100],
+            description=clip(_(DICEMAN_HELP[name]), 100),
             default=picked is not None and name in picked,
         )
         for name in DICEMAN_DICE
@@ -269,7 +286,7 @@ class DicemanPick(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"dm:{session_id}:{round_no}:pick:{draft}",
-                placeholder="Pick two dice",
+                placeholder=_("Pick two dice"),
                 min_values=2,
                 max_values=2,
                 options=_pick_options(draft_dice(draft)),
@@ -296,11 +313,16 @@ class DicemanConfirm(
 ):
     def __init__(self, session_id: int, round_no: int, draft: str) -> None:
         picked = draft_dice(draft)
+        if picked is None:
+            label = _("Confirm")
+        else:
+            # Translators: the button that locks a Diceman pick in: "Confirm Priority + Sword".
+            label = _("Confirm {first} + {second}").format(
+                first=_(DIE_NAMES[picked[0]]), second=_(DIE_NAMES[picked[1]])
+            )
         super().__init__(
             discord.ui.Button(
-                label="Confirm"
-                if picked is None
-                else f"Confirm {' + '.join(d.capitalize() for d in picked)}",
+                label=clip(label, 80),
                 emoji="🔒",
                 style=discord.ButtonStyle.success,
                 disabled=picked is None,

@@ -26,19 +26,24 @@ from discord.ext import commands
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.games import Session
+from bot.i18n import N_, _, number
 from bot.pictures import palette
 from bot.pictures.picture import Picture
 from bot.replies import Guarded
 from bot.series import BEST_OF_HELP, BestOf
+from bot.text import clip
 from cogs import duel_picture
 from cogs.duel_render import (
-    DEVICE_NAMES,
-    DUEL_ROLES,
-    FUNCTION_HELP,
-    FUNCTION_NAMES,
-    REGION_NAMES,
+    capitalized,
     charges_left,
+    device_name,
+    function_help,
+    function_name,
     narrate_duel,
+    ray_name,
+    region_name,
+    role_name,
+    shield_name,
 )
 from cogs.secret_duel import (
     SecretDuelGame,
@@ -81,6 +86,8 @@ REVEAL_TYPES = frozenset(
 _SESSION = r"(?P<session_id>[0-9]{1,19})"
 _TURN = r"(?P<turn>[0-9]{1,4})"
 _DRAFT = r"(?P<draft>[tk_][htx_][bdafiso_])"
+# The two modes, as the command's choices name them (the same catalog entries).
+MODE_NAMES = {"tactical": N_("tactical"), "classic": N_("classic")}
 
 
 def decode_draft(draft: str) -> tuple[str | None, str | None, str | None]:
@@ -105,10 +112,12 @@ def with_field(draft: str, field: str, value: str) -> str:
 
 class DimensionDuelGame(SecretDuelGame[DuelState]):
     game = GAME
-    title = "Dimension Duel"
+    # Marked for the catalogs; the shared flow translates them where it shows them.
+    title = N_("Dimension Duel")
     command = "duel"
-    round_word = "turn"
-    vitals_word = "HP"
+    round_word = N_("turn")
+    # Translators: hit points, short (the score line of a Dimension Duel, "HP 52–0").
+    vitals_word = N_("HP")
     picks_key = "functions"
     emoji = "⚛️"
     random_first_seat = True
@@ -199,10 +208,13 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
         return narrate_duel(reveal, names)
 
     def seat_label(self, view: dict[str, Any], seat: int) -> str:
+        side = role_name(seat)
         if view["phase"] == "finished":
-            return f" · {DUEL_ROLES[seat]}"
-        role = "attacking" if view["attacker"] == seat else "defending"
-        return f" · {DUEL_ROLES[seat]}, {role}"
+            return f" · {side}"
+        if view["attacker"] == seat:
+            # Translators: after a player's name on the duel's message: "Alice · Tau, attacking".
+            return " · " + _("{side}, attacking").format(side=side)
+        return " · " + _("{side}, defending").format(side=side)
 
     def picture(self, view: dict[str, Any], names: Sequence[str]) -> Picture | None:
         return duel_picture.render_duel(view, names)
@@ -211,37 +223,51 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
         charges = view.get("charges")
         if not charges:
             return []
-        return [f"Functions left: {charges_left(charges[seat])}"]
+        return [_("Functions left: {functions}").format(functions=charges_left(charges[seat]))]
 
     def subtitle(self, view: dict[str, Any]) -> str:
-        mode = (
-            "tactical: secret choices" if view["mode"] == "tactical" else "classic: the dice choose"
-        )
-        return f"Mode **{mode}** · {view['start_hp']} HP each · Tau attacks on odd turns."
+        hp = number(view["start_hp"])
+        if view["mode"] == "tactical":
+            return _(
+                "Mode **tactical: secret choices** · {hp} HP each · Tau attacks on odd turns."
+            ).format(hp=hp)
+        return _(
+            "Mode **classic: the dice choose** · {hp} HP each · Tau attacks on odd turns."
+        ).format(hp=hp)
 
     def challenge_details(self, options: dict[str, Any]) -> str:
-        mode = options.get("mode", "tactical")
-        hp = options.get("hp", dd.DEFAULT_HP)
-        how = (
-            "both players choose ray/shield, region and function in secret (controls by DM)"
-            if mode == "tactical"
-            else "the dice choose everything; each player presses Roll"
-        )
+        hp = number(int(options.get("hp", dd.DEFAULT_HP)))
+        if options.get("mode", "tactical") == "classic":
+            rules = _(
+                "Mode **classic** (the dice choose everything; each player presses Roll), "
+                "**{hp} HP** each."
+            ).format(hp=hp)
+        else:
+            rules = _(
+                "Mode **tactical** (both players choose ray/shield, region and function in "
+                "secret (controls by DM)), **{hp} HP** each."
+            ).format(hp=hp)
         tau = options.get("tau")
         first = (
-            f"<@{tau}> is Tau and attacks first."
+            _("{player} is Tau and attacks first.").format(player=f"<@{tau}>")
             if isinstance(tau, int)
-            else "A coin flip decides who is Tau."
+            else _("A coin flip decides who is Tau.")
         )
-        return f"Mode **{mode}** ({how}), **{hp} HP** each. {first}"
+        return f"{rules} {first}"
 
     def choice_text(self, choice: Any) -> str:
         if not isinstance(choice, dict):
-            return "locked in"
-        return (
-            f"{DEVICE_NAMES.get(choice.get('device', ''), '?')} particles · "
-            f"{REGION_NAMES.get(choice.get('region', ''), '?')} · "
-            f"{FUNCTION_NAMES.get(choice.get('function', ''), '?')}"
+            return _("locked in")
+        device, region, function = (
+            choice.get("device"),
+            choice.get("region"),
+            choice.get("function"),
+        )
+        # Translators: a player's own locked-in choice: "Tau particles · Head · Bluff".
+        return _("{device} particles · {region} · {function}").format(
+            device=device_name(device) if device in dd.DEVICES else "?",
+            region=region_name(region) if region in dd.REGIONS else "?",
+            function=function_name(function) if function in dd.FUNCTIONS else "?",
         )
 
     # -- controls -------------------------------------------------------------------------
@@ -259,28 +285,34 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
             + (FUNCTION_CODES[function] if function else UNSET)
         )
         attacking = state.attacker == seat
-        role = "attack" if attacking else "defend"
+        turn, side = number(state.turn), role_name(seat)
+        title = (
+            _("⚛️ Dimension Duel — turn {turn}: you attack ({side}) — your secret choice")
+            if attacking
+            else _("⚛️ Dimension Duel — turn {turn}: you defend ({side}) — your secret choice")
+        )
         embed = discord.Embed(
-            title=(
-                f"⚛️ Dimension Duel — turn {state.turn}: you {role} "
-                f"({DUEL_ROLES[seat]}) — your secret choice"
-            ),
-            colour=discord.Colour(palette.EMBED_RUNNING),
+            title=title.format(turn=turn, side=side), colour=discord.Colour(palette.EMBED_RUNNING)
         )
         lines = controls_intro(session, self, state, seat, ui)
         lines.append("")
         if attacking:
             lines.append(
-                "1️⃣ Fire a **Tau** or **Kaon ray**: a shield of the other type gives you a die."
+                _("1️⃣ Fire a **Tau** or **Kaon ray**: a shield of the other type gives you a die.")
             )
-            lines.append("2️⃣ **Focus** your beam: a different reinforced region gives you a die.")
+            lines.append(_("2️⃣ **Focus** your beam: a different reinforced region gives you a die."))
         else:
             lines.append(
-                "1️⃣ Raise an **anti-Tau** or **anti-Kaon shield**: match the ray to block its die."
+                _(
+                    "1️⃣ Raise an **anti-Tau** or **anti-Kaon shield**: match the ray to block "
+                    "its die."
+                )
             )
-            lines.append("2️⃣ **Reinforce** a region: match the focus to block its die.")
-        lines.append("3️⃣ Pick a **function** (each special one works once per game; Bluff always).")
-        lines.append("Then press **Confirm**: a choice is final.")
+            lines.append(_("2️⃣ **Reinforce** a region: match the focus to block its die."))
+        lines.append(
+            _("3️⃣ Pick a **function** (each special one works once per game; Bluff always).")
+        )
+        lines.append(_("Then press **Confirm**: a choice is final."))
         embed.description = "\n".join(lines)
         view = discord.ui.View(timeout=None)
         view.add_item(
@@ -306,7 +338,7 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
     def choice_from_draft(self, state: DuelState, seat: int, draft: str) -> dict[str, Any]:
         device, region, function = decode_draft(draft)
         if device is None or region is None or function is None:
-            raise UserError("Choose your device, region and function in the menus first.")
+            raise UserError(_("Choose your device, region and function in the menus first."))
         return {"device": device, "region": region, "function": function}
 
 
@@ -325,7 +357,7 @@ class DuelMoveButton(
     def __init__(self, session_id: int, turn: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Make your move",
+                label=_("Make your move"),
                 emoji="⚛️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"dd:{session_id}:{turn}:move",
@@ -354,7 +386,8 @@ class DuelRollButton(
     def __init__(self, session_id: int, turn: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Roll",
+                # Translators: the button that rolls a classic-mode Dimension Duel turn.
+                label=_("Roll"),
                 emoji="🎲",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"dd:{session_id}:{turn}:roll",
@@ -378,34 +411,39 @@ def _field_options(
 ) -> tuple[str, list[discord.SelectOption]]:
     device, region, function = decode_draft(draft)
     if field == "dev":
-        placeholder = "1️⃣ Your ray" if attacking else "1️⃣ Your shield"
+        placeholder = _("1️⃣ Your ray") if attacking else _("1️⃣ Your shield")
         options = [
             discord.SelectOption(
-                label=f"{DEVICE_NAMES[d]} ray" if attacking else f"Anti-{DEVICE_NAMES[d]} shield",
+                label=clip(ray_name(d) if attacking else capitalized(shield_name(d)), 100),
                 value=d,
                 default=d == device,
             )
             for d in dd.DEVICES
         ]
     elif field == "reg":
-        placeholder = "2️⃣ Focus your beam on…" if attacking else "2️⃣ Reinforce your shield at…"
-        verb = "Focus" if attacking else "Reinforce"
+        placeholder = _("2️⃣ Focus your beam on…") if attacking else _("2️⃣ Reinforce your shield at…")
+        # Translators: a region in the attacker's / the defender's menu: "Focus: Head".
+        label = _("Focus: {region}") if attacking else _("Reinforce: {region}")
         options = [
-            discord.SelectOption(label=f"{verb}: {REGION_NAMES[r]}", value=r, default=r == region)
+            discord.SelectOption(
+                label=clip(label.format(region=region_name(r)), 100),
+                value=r,
+                default=r == region,
+            )
             for r in dd.REGIONS
         ]
     else:
-        placeholder = "3️⃣ Your function"
+        placeholder = _("3️⃣ Your function")
         options = [
             discord.SelectOption(
-                label=FUNCTION_NAMES[f],
+                label=clip(function_name(f), 100),
                 value=f,
-                description=FUNCTION_HELP[f][:100],
+                description=clip(function_help(f), 100),
                 default=f == function,
             )
             for f in usable
         ]
-    return placeholder, options
+    return clip(placeholder, 150), options
 
 
 class DuelField(
@@ -465,7 +503,7 @@ class DuelConfirm(
         complete = UNSET not in draft
         super().__init__(
             discord.ui.Button(
-                label="Confirm" if complete else "Confirm (choose all three first)",
+                label=_("Confirm") if complete else _("Confirm (choose all three first)"),
                 emoji="🔒",
                 style=discord.ButtonStyle.success,
                 disabled=not complete,

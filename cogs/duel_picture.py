@@ -7,10 +7,12 @@ Drawn only from the engine's ``public_view`` (choices appear once revealed in
   the hit-point bar with its number, and the damage taken in the last exchange;
 - the last exchange beneath each card: the ray and where it was focused, or the shield
   and the region reinforced; the function played; the dice rolled and their total;
-- the functions each player has left (tactical mode).
+- the functions each player has left (tactical mode), up to three lines (longer languages).
 
 Colour is never alone: bars carry their numbers, Tau and Kaon their names, damage a
 minus sign, the winner the word "wins".
+
+Every word is drawn in the current language (``bot.i18n``), read when the picture is drawn.
 """
 
 from __future__ import annotations
@@ -20,16 +22,18 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import _, number
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
 from cogs.duel_render import (
-    DUEL_ROLES,
-    FUNCTION_NAMES,
-    REGION_NAMES,
+    capitalized,
     charges_left,
+    function_name,
     ray_name,
+    region_name,
+    role_name,
     shield_name,
 )
 
@@ -90,12 +94,14 @@ def render_duel(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
 
 def _role_line(view: Mapping[str, Any], player: int) -> tuple[str, colours.RGB]:
     if view.get("result"):
-        return DUEL_ROLES[player], colours.MUTED
-    attacking = view["attacker"] == player
-    return (
-        f"{DUEL_ROLES[player]} · {'attacks' if attacking else 'defends'} on turn {view['turn']}",
-        colours.MUTED,
-    )
+        return role_name(player), colours.MUTED
+    turn = number(view["turn"])
+    if view["attacker"] == player:
+        # Translators: picture, a player's side and role, such as "Tau · attacks on turn 3".
+        line = _("{side} · attacks on turn {turn}").format(side=role_name(player), turn=turn)
+    else:
+        line = _("{side} · defends on turn {turn}").format(side=role_name(player), turn=turn)
+    return line, colours.MUTED
 
 
 def _draw_card(
@@ -109,22 +115,28 @@ def _draw_card(
                             weight="bold", max_width=width)  # fmt: skip
     role, ink = _role_line(view, player)
     if won:
-        role, ink = f"★ {DUEL_ROLES[player]} wins", colours.GOLD
+        # Translators: picture, the winner's card ("Tau" or "Kaon").
+        role, ink = _("★ {side} wins").format(side=role_name(player)), colours.GOLD
     pictures_text.draw_text(image, (inner, top + 40), role, 13, ink, CARD,
                             weight="bold" if won else "regular", max_width=width)  # fmt: skip
     hp, start = max(0, view["hp"][player]), view["start_hp"]
     share = hp / start if start else 0
     fill = colours.GOOD if share > 0.3 else colours.DANGER
     draw.bar(image, (inner, top + 56, right - 10, top + 66), share, fill, colours.RAISED, CARD)
-    pictures_text.draw_text(image, (inner, bottom - 14), str(hp), 22, colours.TEXT, CARD,
+    shown = number(hp)
+    pictures_text.draw_text(image, (inner, bottom - 14), shown, 22, colours.TEXT, CARD,
                             weight="bold", anchor="ls")  # fmt: skip
-    hp_width = pictures_text.width(str(hp), 22, "bold")
-    pictures_text.draw_text(image, (inner + hp_width + 4, bottom - 14), f"/ {start} HP", 13,
-                            colours.MUTED, CARD, anchor="ls")  # fmt: skip
+    hp_width = pictures_text.width(shown, 22, "bold")
+    # Translators: picture, after a player's hit points ("52 / 75 HP"); HP is hit points.
+    out_of = _("/ {start} HP").format(start=number(start))
+    pictures_text.draw_text(image, (inner + hp_width + 4, bottom - 14), out_of, 13,
+                            colours.MUTED, CARD, anchor="ls",
+                            max_width=right - 10 - (inner + hp_width + 4))  # fmt: skip
     last = view.get("last_turn")
     if last is not None and last["damage"][player]:
-        pictures_text.draw_text(image, (right - 10, bottom - 14), f"−{last['damage'][player]}",
-                                20, colours.DANGER, CARD, weight="bold", anchor="rs")  # fmt: skip
+        lost = f"−{number(last['damage'][player])}"
+        pictures_text.draw_text(image, (right - 10, bottom - 14), lost, 20, colours.DANGER, CARD,
+                                weight="bold", anchor="rs")  # fmt: skip
 
 
 def _draw_exchange(
@@ -139,24 +151,35 @@ def _draw_exchange(
     draw.paste_box(image, (left, EXCHANGE_TOP, right, EXCHANGE_BOTTOM), 10, CARD, BACKGROUND)
     inner, width = left + 10, CARD_WIDTH - 20
     if last is None:
-        line = "Turn 1: Tau attacks first" if player == 0 else "no exchange yet"
+        line = _("Turn 1: Tau attacks first") if player == 0 else _("no exchange yet")
         pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 18), line, 13, colours.MUTED,
                                 CARD, max_width=width)  # fmt: skip
         return
     choice = last["choices"][player]
     attacking = last["attacker"] == player
     device = last["ray"] if attacking else last["shield"]
-    heading = f"Turn {last['turn']}: {'attack' if attacking else 'defence'}"
+    turn = number(last["turn"])
+    # Translators: picture, what a player did in the last turn: "Turn 3: attack".
+    heading = (
+        _("Turn {turn}: attack").format(turn=turn)
+        if attacking
+        else _("Turn {turn}: defence").format(turn=turn)
+    )
     pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 16), heading, 13, colours.MUTED, CARD,
                             weight="bold", max_width=width)  # fmt: skip
-    kit = ray_name(device) if attacking else shield_name(device)
+    kit = capitalized(ray_name(device) if attacking else shield_name(device))
     pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 36), kit, 15, PARTICLE[device], CARD,
                             weight="bold", max_width=width)  # fmt: skip
-    region = REGION_NAMES[choice["region"]]
-    where = f"focused on the {region}" if attacking else f"reinforcing the {region}"
+    region = region_name(choice["region"])
+    # Translators: picture, the region an attacker focused on / a defender reinforced.
+    where = (
+        _("Focus: {region}").format(region=region)
+        if attacking
+        else _("Reinforced: {region}").format(region=region)
+    )
     pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 55), where, 13, colours.TEXT, CARD,
                             max_width=width)  # fmt: skip
-    function = FUNCTION_NAMES[choice["function"]]
+    function = function_name(choice["function"])
     pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 74), function, 13, colours.TEXT, CARD,
                             max_width=width)  # fmt: skip
     _draw_dice(image, last, player, inner, EXCHANGE_TOP + 92, width)
@@ -166,12 +189,13 @@ def _draw_dice(
     image: Image.Image, last: Mapping[str, Any], player: int, left: int, top: int, width: int
 ) -> None:
     if last["disrupted"]:
-        pictures_text.draw_text(image, (left, top + DIE / 2), "disrupted: no dice", 13,
-                                colours.MUTED, CARD)  # fmt: skip
+        pictures_text.draw_text(image, (left, top + DIE / 2), _("disrupted: no dice"), 13,
+                                colours.MUTED, CARD, max_width=width)  # fmt: skip
         return
     faces: list[int] = last["faces"][player]
     if not faces:
-        pictures_text.draw_text(image, (left, top + DIE / 2), "no dice", 13, colours.MUTED, CARD)
+        pictures_text.draw_text(image, (left, top + DIE / 2), _("no dice"), 13, colours.MUTED,
+                                CARD, max_width=width)  # fmt: skip
         return
     x = left
     shown = faces[: max(1, (width - 50) // (DIE + 3))]
@@ -179,7 +203,9 @@ def _draw_dice(
         image.paste(draw.die(face, DIE, CARD), (x, top))
         x += DIE + 3
     total = sum(faces)
-    label = f"= {total}" + (f" ×{last['multiplier']}" if last["multiplier"] > 1 else "")
+    label = f"= {number(total)}" + (
+        f" ×{number(last['multiplier'])}" if last["multiplier"] > 1 else ""
+    )
     if len(shown) < len(faces):
         label = "… " + label
     pictures_text.draw_text(image, (x + 2, top + DIE / 2), label, 14, colours.TEXT, CARD,
@@ -191,10 +217,11 @@ def _draw_functions_left(image: Image.Image, view: Mapping[str, Any]) -> None:
     for player in (0, 1):
         left = _card_box(player)[0]
         if charges is None:
-            words = "Classic mode: the dice choose every move."
+            words = _("Classic mode: the dice choose every move.")
         else:
-            words = "Left: " + charges_left(charges[player])
-        lines = pictures_text.wrap(words, 12, CARD_WIDTH - 8, max_lines=2)
+            # Translators: picture, the special functions a player has left this game.
+            words = _("Left: {functions}").format(functions=charges_left(charges[player]))
+        lines = pictures_text.wrap(words, 12, CARD_WIDTH - 8, max_lines=3)
         for index, shown in enumerate(lines):
             pictures_text.draw_text(image, (left + 4, LEFT_TOP + 10 + 18 * index), shown, 12,
                                     colours.MUTED, BACKGROUND)  # fmt: skip
@@ -203,36 +230,78 @@ def _draw_functions_left(image: Image.Image, view: Mapping[str, Any]) -> None:
 def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     """Hit points, the last exchange and the functions left, in words."""
     short = [name if len(name) <= 40 else name[:39] + "…" for name in names]
-    parts = ["Dimension Duel."]
+    parts = [_("Dimension Duel") + "."]
     for player in (0, 1):
         parts.append(
-            f"{short[player]} ({DUEL_ROLES[player]}): {max(0, view['hp'][player])} of "
-            f"{view['start_hp']} hit points."
+            # Translators: picture alt text, such as "Alice (Tau): 52 of 75 hit points."
+            _("{player} ({side}): {hp} of {start} hit points.").format(
+                player=short[player],
+                side=role_name(player),
+                hp=number(max(0, view["hp"][player])),
+                start=number(view["start_hp"]),
+            )
         )
     last = view.get("last_turn")
     if last is not None:
         attacker, defender = last["attacker"], 1 - last["attacker"]
         attack, defence = last["choices"][attacker], last["choices"][defender]
         parts.append(
-            f"Turn {last['turn']}: {short[attacker]} fired a {ray_name(last['ray'])} at the "
-            f"{REGION_NAMES[attack['region']]} with {FUNCTION_NAMES[attack['function']]}; "
-            f"{short[defender]} held an {shield_name(last['shield'])} on the "
-            f"{REGION_NAMES[defence['region']]} with {FUNCTION_NAMES[defence['function']]}."
+            # Translators: picture alt text, the attacker's choices in the last turn.
+            _("Turn {turn}: {attacker} attacked: {ray}, focus {region}, {function}.").format(
+                turn=number(last["turn"]),
+                attacker=short[attacker],
+                ray=ray_name(last["ray"]),
+                region=region_name(attack["region"]),
+                function=function_name(attack["function"]),
+            )
+        )
+        parts.append(
+            # Translators: picture alt text, the defender's choices in the last turn.
+            _("{defender} defended: {shield}, reinforced {region}, {function}.").format(
+                defender=short[defender],
+                shield=shield_name(last["shield"]),
+                region=region_name(defence["region"]),
+                function=function_name(defence["function"]),
+            )
         )
         if last["disrupted"]:
-            parts.append("Disrupted: no dice, no damage.")
+            parts.append(_("Disrupted: no dice, no damage."))
         else:
             for player in (attacker, defender):
                 faces = last["faces"][player]
-                rolled = f"rolled {', '.join(map(str, faces))}" if faces else "rolled nothing"
-                parts.append(f"{short[player]} {rolled}; took {last['damage'][player]} damage.")
+                damage = number(last["damage"][player])
+                if faces:
+                    parts.append(
+                        _("{player} rolled {faces}; took {damage} damage.").format(
+                            player=short[player], faces=", ".join(map(str, faces)), damage=damage
+                        )
+                    )
+                else:
+                    parts.append(
+                        _("{player} rolled nothing; took {damage} damage.").format(
+                            player=short[player], damage=damage
+                        )
+                    )
     result = view.get("result")
     if result:
         winners = result["winners"]
-        parts.append(f"{short[winners[0]]} wins." if winners else "Both fell: a draw.")
+        parts.append(
+            _("{player} wins.").format(player=short[winners[0]])
+            if winners
+            else _("Both fell: a draw.")
+        )
     else:
-        parts.append(f"Turn {view['turn']}: {short[view['attacker']]} attacks.")
+        parts.append(
+            _("Turn {turn}: {player} attacks.").format(
+                turn=number(view["turn"]), player=short[view["attacker"]]
+            )
+        )
     charges = view.get("charges")
     if charges is not None:
-        parts.extend(f"{short[p]} has {charges_left(charges[p])} left." for p in (0, 1))
+        parts.extend(
+            _("{player} has {functions} left.").format(
+                player=short[p], functions=charges_left(charges[p])
+            )
+            for p in (0, 1)
+        )
     return clip_alt_text(" ".join(parts))

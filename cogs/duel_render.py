@@ -4,12 +4,17 @@ Everything here is plain text built from data that is already public (an engine'
 ``public_view`` or the events of a finished reveal), so it can be unit-tested without
 Discord and can never leak a choice that has not been revealed. This module has no
 ``setup`` function: it is a helper, not an extension.
+
+Every text is built in the current language (``bot.i18n``) when a function is called; the
+tables of names below are marked with ``N_`` and translated where they are shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from bot.i18n import N_, _, list_of, ngettext, number
 
 # -- shared ----------------------------------------------------------------------------------
 
@@ -22,7 +27,7 @@ def life_bar(value: int, maximum: int, width: int = BAR_WIDTH) -> str:
     filled = 0 if maximum <= 0 else round(width * min(shown, maximum) / maximum)
     if shown > 0 and filled == 0:
         filled = 1  # a living player never looks dead
-    return f"`{'█' * filled}{'░' * (width - filled)}` **{shown}**/{maximum}"
+    return f"`{'█' * filled}{'░' * (width - filled)}` **{number(shown)}**/{number(maximum)}"
 
 
 def describe_seconds(seconds: float) -> str:
@@ -30,15 +35,27 @@ def describe_seconds(seconds: float) -> str:
     whole = max(0, round(seconds))
     minutes, rest = divmod(whole, 60)
     if minutes and rest:
-        return f"{minutes} min {rest} s"
+        # Translators: a duration, such as "1 min 30 s".
+        return _("{minutes} min {seconds} s").format(minutes=number(minutes), seconds=number(rest))
     if minutes:
-        return f"{minutes} min"
-    return f"{rest} s"
+        # Translators: a duration in whole minutes, such as "3 min".
+        return _("{minutes} min").format(minutes=number(minutes))
+    # Translators: a duration in seconds, such as "45 s".
+    return _("{seconds} s").format(seconds=number(rest))
 
 
 def score_pair(label: str, values: Sequence[int]) -> str:
-    """The results table's score line, e.g. ``Life 12–0`` (nobody shows below 0)."""
-    return f"{label} {max(0, values[0])}–{max(0, values[1])}"
+    """The results table's score line, e.g. ``Life 12–0`` (nobody shows below 0); ``label``
+    is already in the current language."""
+    return f"{label} {number(max(0, values[0]))}–{number(max(0, values[1]))}"
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper-case (a name that starts a label)."""
+    for index, char in enumerate(text):
+        if char.isalpha():
+            return text[:index] + char.upper() + text[index + 1 :]
+    return text
 
 
 # -- Diceman ---------------------------------------------------------------------------------
@@ -46,27 +63,42 @@ def score_pair(label: str, values: Sequence[int]) -> str:
 DICEMAN_DICE: tuple[str, ...] = ("magic", "priority", "sword", "shield")
 DICEMAN_SIDES: dict[str, int] = {"magic": 4, "priority": 6, "sword": 8, "shield": 10}
 DICEMAN_EMOJI: dict[str, str] = {"magic": "🔮", "priority": "⚡", "sword": "⚔️", "shield": "🛡️"}
-DICEMAN_HELP: dict[str, str] = {
-    "magic": "unblockable, if nobody hurts you in your phase",
-    "priority": "act first; the lead strikes with your sword and shield",
-    "sword": "damage beyond the opponent's shield",
-    "shield": "blocks swords",
+DICEMAN_NAMES: dict[str, str] = {
+    # Translators: Diceman's d4, the die of unblockable magic damage.
+    "magic": N_("Magic"),
+    # Translators: Diceman's d6, which decides who acts first.
+    "priority": N_("Priority"),
+    # Translators: Diceman's d8, the attack die.
+    "sword": N_("Sword"),
+    # Translators: Diceman's d10, the die that blocks swords.
+    "shield": N_("Shield"),
 }
+DICEMAN_HELP: dict[str, str] = {
+    "magic": N_("unblockable, if nobody hurts you in your phase"),
+    "priority": N_("act first; the lead strikes with your sword and shield"),
+    "sword": N_("damage beyond the opponent's shield"),
+    "shield": N_("blocks swords"),
+}
+
+
+def die_name(name: str) -> str:
+    """``"sword"`` -> ``Sword``, in the current language."""
+    return _(DICEMAN_NAMES[name])
 
 
 def die_label(name: str) -> str:
     """``"sword"`` -> ``Sword d8``."""
-    return f"{name.capitalize()} d{DICEMAN_SIDES[name]}"
+    return f"{die_name(name)} d{DICEMAN_SIDES[name]}"
 
 
 def dice_pair(dice: Sequence[str]) -> str:
     """``["priority", "sword"]`` -> ``⚡ Priority + ⚔️ Sword``."""
-    return " + ".join(f"{DICEMAN_EMOJI[d]} {d.capitalize()}" for d in dice)
+    return " + ".join(f"{DICEMAN_EMOJI[d]} {die_name(d)}" for d in dice)
 
 
 def _rolled(rolls: Mapping[str, int]) -> str:
     ordered = [name for name in DICEMAN_DICE if name in rolls]
-    return " + ".join(f"{DICEMAN_EMOJI[n]} {n.capitalize()} **{rolls[n]}**" for n in ordered)
+    return " + ".join(f"{DICEMAN_EMOJI[n]} {die_name(n)} **{rolls[n]}**" for n in ordered)
 
 
 def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str | None:
@@ -76,35 +108,43 @@ def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str | None:
     amount = strike["amount"]
     kind = strike["kind"]
     if kind == "priority_sword":
-        return (
-            f"{who}'s priority sword strike (lead {strike['gap']}): **{amount}** unblockable "
-            f"to {target}; the sword drops to {strike['sword_left']}"
-        )
+        # Translators: Diceman. The lead is how much higher the player's Priority die rolled.
+        return _(
+            "{player}'s priority sword strike (lead {lead}): **{amount}** unblockable to "
+            "{target}; the sword drops to {left}"
+        ).format(player=who, lead=strike["gap"], amount=amount, target=target,
+                 left=strike["sword_left"])  # fmt: skip
     if kind == "priority_shield":
-        return (
-            f"{who}'s priority shield strike (lead {strike['gap']}, the shield would block "
-            f"{strike['blocks']}): **{amount}** unblockable to {target}"
-        )
+        return _(
+            "{player}'s priority shield strike (lead {lead}, the shield would block {blocks}): "
+            "**{amount}** unblockable to {target}"
+        ).format(player=who, lead=strike["gap"], blocks=strike["blocks"], amount=amount,
+                 target=target)  # fmt: skip
     if strike["sword"] <= 0:
         return None
     if strike["shield"] <= 0:
-        return f"{who}'s sword {strike['sword']}: **{amount}** damage to {target}"
-    if amount == 0:
-        return (
-            f"{who}'s sword {strike['sword']} against {target}'s shield {strike['shield']}: blocked"
+        return _("{player}'s sword {sword}: **{amount}** damage to {target}").format(
+            player=who, sword=strike["sword"], amount=amount, target=target
         )
-    return (
-        f"{who}'s sword {strike['sword']} against {target}'s shield {strike['shield']}: "
-        f"**{amount}** damage"
-    )
+    if amount == 0:
+        return _("{player}'s sword {sword} against {target}'s shield {shield}: blocked").format(
+            player=who, sword=strike["sword"], target=target, shield=strike["shield"]
+        )
+    return _(
+        "{player}'s sword {sword} against {target}'s shield {shield}: **{amount}** damage"
+    ).format(player=who, sword=strike["sword"], target=target, shield=strike["shield"],
+             amount=amount)  # fmt: skip
 
 
 def phase_heading(phase: int, actors: Sequence[int], names: Sequence[str]) -> str:
     """A phase named by what puts a player in it: their Priority roll, or no priority
     (phase 0, where everyone without the Priority die acts)."""
-    who = " and ".join(names[p] for p in actors)
-    label = f"Priority {phase}" if phase > 0 else "No priority"
-    return f"__{label}__ · {who} {'act' if len(actors) > 1 else 'acts'}"
+    who = list_of([names[p] for p in actors])
+    # Translators: Diceman, the heading of a phase named by its Priority roll.
+    label = _("Priority {roll}").format(roll=phase) if phase > 0 else _("No priority")
+    return ngettext(
+        "__{phase}__ · {players} acts", "__{phase}__ · {players} act", len(actors)
+    ).format(phase=label, players=who)
 
 
 def narrate_diceman(reveal: Mapping[str, Any], names: Sequence[str]) -> list[str]:
@@ -116,7 +156,7 @@ def narrate_diceman(reveal: Mapping[str, Any], names: Sequence[str]) -> list[str
     rolls: Sequence[Mapping[str, int]] = reveal["rolls"]
     priority = [roll.get("priority", 0) for roll in rolls]
     lines = [
-        f"**Round {reveal['round']} reveal**",
+        _("**Round {round} reveal**").format(round=number(reveal["round"])),
         f"{names[0]}: {_rolled(rolls[0])}",
         f"{names[1]}: {_rolled(rolls[1])}",
     ]
@@ -131,92 +171,145 @@ def narrate_diceman(reveal: Mapping[str, Any], names: Sequence[str]) -> list[str
         if clash is not None:
             magic = clash["magic"]
             if clash["winner"] is None:
-                details.append(f"magic clash {magic[0]} against {magic[1]}: it cancels out")
+                details.append(
+                    _("magic clash {first} against {second}: it cancels out").format(
+                        first=magic[0], second=magic[1]
+                    )
+                )
             else:
                 details.append(
-                    f"magic clash {magic[0]} against {magic[1]}: {names[clash['winner']]} "
-                    f"deals **{clash['amount']}**"
+                    _("magic clash {first} against {second}: {player} deals **{amount}**").format(
+                        first=magic[0],
+                        second=magic[1],
+                        player=names[clash["winner"]],
+                        amount=clash["amount"],
+                    )
                 )
         for spell in phase["magic"]:
             details.append(
-                f"{names[spell['player']]}'s magic: **{spell['amount']}** unblockable to "
-                f"{names[spell['target']]}"
+                _("{player}'s magic: **{amount}** unblockable to {target}").format(
+                    player=names[spell["player"]],
+                    amount=spell["amount"],
+                    target=names[spell["target"]],
+                )
             )
         for player in phase["magic_silenced"]:
-            details.append(f"{names[player]}'s magic fizzles: they were hit in this phase")
+            details.append(
+                _("{player}'s magic fizzles: they were hit in this phase").format(
+                    player=names[player]
+                )
+            )
         if not details:
-            details.append("nothing to strike with")
+            details.append(_("nothing to strike with"))
         lines.extend(f"• {detail}" for detail in details)
         damage, life = phase["damage"], phase["life"]
         hurt = [f"{names[p]} −{damage[p]} → {max(0, life[p])}" for p in (0, 1) if damage[p]]
         if hurt:
             lines.append("↳ " + " · ".join(hurt))
         for player in phase["dead"]:
-            early = priority[player] < phase["phase"]
-            lines.append(f"💀 {names[player]} falls{' before acting' if early else ''}.")
+            if priority[player] < phase["phase"]:
+                lines.append(_("💀 {player} falls before acting.").format(player=names[player]))
+            else:
+                lines.append(_("💀 {player} falls.").format(player=names[player]))
     return lines
 
 
 # -- Dimension Duel --------------------------------------------------------------------------
 
-DUEL_ROLES = ("Tau", "Kaon")
-DEVICE_NAMES = {"tau": "Tau", "kaon": "Kaon"}
-REGION_NAMES = {"head": "Head", "torso": "Torso", "extremities": "Extremities"}
+# Translators: Dimension Duel's two sides, named after particles (Tau attacks on turn 1).
+DUEL_ROLES = (N_("Tau"), N_("Kaon"))
+DEVICE_NAMES = {"tau": N_("Tau"), "kaon": N_("Kaon")}
+RAY_NAMES = {"tau": N_("Tau ray"), "kaon": N_("Kaon ray")}
+# Translators: a defender's shield, which blocks the ray of the named particle.
+SHIELD_NAMES = {"tau": N_("anti-Tau shield"), "kaon": N_("anti-Kaon shield")}
+REGION_NAMES = {
+    # Translators: Dimension Duel, a region of the body a ray is focused on.
+    "head": N_("Head"),
+    "torso": N_("Torso"),
+    "extremities": N_("Extremities"),
+}
 FUNCTION_NAMES = {
-    "bluff": "Bluff",
-    "disruptor": "Disruptor",
-    "delayed_attack": "Delayed Attack",
-    "deflector": "Deflector",
-    "intensifier": "Intensifier",
-    "changer_self": "Particle Changer (Self)",
-    "changer_opponent": "Particle Changer (Opponent)",
+    # Translators: Dimension Duel's functions (step 3), shown as names with capitals.
+    "bluff": N_("Bluff"),
+    "disruptor": N_("Disruptor"),
+    "delayed_attack": N_("Delayed Attack"),
+    "deflector": N_("Deflector"),
+    "intensifier": N_("Intensifier"),
+    "changer_self": N_("Particle Changer (Self)"),
+    "changer_opponent": N_("Particle Changer (Opponent)"),
 }
 FUNCTION_HELP = {
-    "bluff": "does nothing (never runs out)",
-    "disruptor": "no dice are rolled this turn: no damage at all",
-    "delayed_attack": "+1 die for you",
-    "deflector": "each player takes the damage of their own dice",
-    "intensifier": "all damage this turn doubled, both ways",
-    "changer_self": "flips your own ray/shield type",
-    "changer_opponent": "flips your opponent's ray/shield type",
+    "bluff": N_("does nothing (never runs out)"),
+    "disruptor": N_("no dice are rolled this turn: no damage at all"),
+    "delayed_attack": N_("+1 die for you"),
+    "deflector": N_("each player takes the damage of their own dice"),
+    "intensifier": N_("all damage this turn doubled, both ways"),
+    "changer_self": N_("flips your own ray/shield type"),
+    "changer_opponent": N_("flips your opponent's ray/shield type"),
 }
 CHARGE_NAMES = {
-    "disruptor": "Disruptor",
-    "delayed_attack": "Delayed Attack",
-    "deflector": "Deflector",
-    "intensifier": "Intensifier",
-    "particle_changer": "Particle Changer",
+    "disruptor": N_("Disruptor"),
+    "delayed_attack": N_("Delayed Attack"),
+    "deflector": N_("Deflector"),
+    "intensifier": N_("Intensifier"),
+    "particle_changer": N_("Particle Changer"),
 }
+
+
+def role_name(seat: int) -> str:
+    """``Tau`` or ``Kaon``, in the current language."""
+    return _(DUEL_ROLES[seat])
+
+
+def device_name(device: str) -> str:
+    return _(DEVICE_NAMES[device])
+
+
+def region_name(region: str) -> str:
+    return _(REGION_NAMES[region])
+
+
+def function_name(function: str) -> str:
+    return _(FUNCTION_NAMES[function])
+
+
+def function_help(function: str) -> str:
+    return _(FUNCTION_HELP[function])
 
 
 def ray_name(device: str) -> str:
-    return f"{DEVICE_NAMES[device]} ray"
+    return _(RAY_NAMES[device])
 
 
 def shield_name(device: str) -> str:
-    return f"anti-{DEVICE_NAMES[device]} shield"
+    return _(SHIELD_NAMES[device])
 
 
 def dice_word(count: int) -> str:
     """``no dice``, ``1 die``, ``2 dice``."""
     if count == 0:
-        return "no dice"
-    return f"{count} {'die' if count == 1 else 'dice'}"
+        return _("no dice")
+    return ngettext("{count} die", "{count} dice", count).format(count=number(count))
 
 
 def rolled_text(faces: Sequence[int], total: int) -> str:
     """A player's dice in a turn: ``no dice``, ``1 die (5)``, ``2 dice (3, 4 = 7)``."""
     if not faces:
-        return "no dice"
+        return _("no dice")
     if len(faces) == 1:
-        return f"1 die ({faces[0]})"
-    return f"{dice_word(len(faces))} ({', '.join(map(str, faces))} = {total})"
+        # Translators: one die rolled and its face, such as "1 die (5)".
+        return _("1 die ({face})").format(face=faces[0])
+    # Translators: the dice a player rolled, their faces and their total: "2 dice (3, 4 = 7)".
+    return ngettext(
+        "{count} die ({faces} = {total})", "{count} dice ({faces} = {total})", len(faces)
+    ).format(count=number(len(faces)), faces=", ".join(map(str, faces)), total=number(total))
 
 
 def charges_left(charges: Mapping[str, int]) -> str:
     """``Disruptor, Deflector`` or ``only Bluff`` for a player's remaining functions."""
-    left = [label for name, label in CHARGE_NAMES.items() if charges.get(name, 0) > 0]
-    return ", ".join(left) if left else "only Bluff"
+    left = [_(label) for name, label in CHARGE_NAMES.items() if charges.get(name, 0) > 0]
+    # Translators: a player has no special function left, only Bluff.
+    return ", ".join(left) if left else _("only Bluff")
 
 
 def _by_type(events: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -228,11 +321,19 @@ def _table_rolls(table: Mapping[str, int], choice: Mapping[str, str], attacking:
     device = ray_name(choice["device"]) if attacking else shield_name(choice["device"])
     function = f"{table['function']}"
     if "changer" in table:
-        function += f" then {table['changer']}"
+        # Translators: classic mode, the Particle Changer's two d6 rolls, such as "6 then 2".
+        function = _("{first} then {second}").format(
+            first=table["function"], second=table["changer"]
+        )
     return (
-        f"{table['device']} → {device}, {table['region']} → {REGION_NAMES[choice['region']]}, "
-        f"{function} → {FUNCTION_NAMES[choice['function']]}"
+        f"{table['device']} → {device}, {table['region']} → {region_name(choice['region'])}, "
+        f"{function} → {function_name(choice['function'])}"
     )
+
+
+def _plus_one_die(player: str) -> str:
+    # Translators: a step of a Dimension Duel turn gives one more die to a player.
+    return _("+1 die to {player}").format(player=player)
 
 
 def narrate_duel(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
@@ -244,88 +345,113 @@ def narrate_duel(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> l
     attacker, defender = reveal["attacker"], reveal["defender"]
     choices = reveal["choices"]
     lines = [
-        f"**Turn {reveal['turn']} reveal** — {names[attacker]} ({DUEL_ROLES[attacker]}) "
-        f"attacks, {names[defender]} ({DUEL_ROLES[defender]}) defends"
+        _(
+            "**Turn {turn} reveal** — {attacker} ({attacker_side}) attacks, "
+            "{defender} ({defender_side}) defends"
+        ).format(
+            turn=number(reveal["turn"]),
+            attacker=names[attacker],
+            attacker_side=role_name(attacker),
+            defender=names[defender],
+            defender_side=role_name(defender),
+        )
     ]
     table = reveal.get("table_dice")
     if table:
-        lines.append(
-            "🎲 Card rolls: "
-            + " · ".join(
-                f"{names[p]} rolled {_table_rolls(table[p], choices[p], p == attacker)}"
-                for p in (attacker, defender)
+        rolls = " · ".join(
+            # Translators: classic mode, a player's card rolls and what each one decided.
+            _("{player} rolled {rolls}").format(
+                player=names[p], rolls=_table_rolls(table[p], choices[p], p == attacker)
             )
+            for p in (attacker, defender)
         )
+        lines.append(_("🎲 Card rolls: {rolls}").format(rolls=rolls))
     calibration = found["calibration"]
     outcome = (
-        "the shield matches: no die"
+        _("the shield matches: no die")
         if calibration["match"]
-        else f"no match: +1 die to {names[attacker]}"
+        else _("no match: +1 die to {player}").format(player=names[attacker])
     )
     lines.append(
-        f"1️⃣ Calibrate: {ray_name(calibration['ray'])} against "
-        f"{shield_name(calibration['shield'])} → {outcome}"
+        _("1️⃣ Calibrate: {ray} against {shield} → {outcome}").format(
+            ray=ray_name(calibration["ray"]),
+            shield=shield_name(calibration["shield"]),
+            outcome=outcome,
+        )
     )
     focus = found["focus"]
     outcome = (
-        "reinforced in the right place: no die"
+        _("reinforced in the right place: no die")
         if focus["match"]
-        else f"+1 die to {names[attacker]}"
+        else _plus_one_die(names[attacker])
     )
     lines.append(
-        f"2️⃣ Focus: {REGION_NAMES[focus['focus']]} against "
-        f"{REGION_NAMES[focus['guard']]} reinforced → {outcome}"
+        # Translators: the attacker's focus region against the region the defender reinforced.
+        _("2️⃣ Focus: {focus} against {guard} reinforced → {outcome}").format(
+            focus=region_name(focus["focus"]), guard=region_name(focus["guard"]), outcome=outcome
+        )
     )
     functions = found["functions"]
     used = functions["functions"]
-    lines.append(
-        "3️⃣ Functions: "
-        + " · ".join(f"{names[p]} {FUNCTION_NAMES[used[p]]}" for p in (attacker, defender))
-    )
+    played = " · ".join(f"{names[p]} {function_name(used[p])}" for p in (attacker, defender))
+    lines.append(_("3️⃣ Functions: {functions}").format(functions=played))
     effects = []
     if functions["ray"] != calibration["ray"] or functions["shield"] != calibration["shield"]:
-        verdict = "no die" if functions["calibration_dice"] == 0 else f"+1 die to {names[attacker]}"
+        verdict = (
+            _("no die") if functions["calibration_dice"] == 0 else _plus_one_die(names[attacker])
+        )
         effects.append(
-            f"particles changed: now {ray_name(functions['ray'])} against "
-            f"{shield_name(functions['shield'])} → {verdict}"
+            _("particles changed: now {ray} against {shield} → {outcome}").format(
+                ray=ray_name(functions["ray"]),
+                shield=shield_name(functions["shield"]),
+                outcome=verdict,
+            )
         )
     elif any(u.startswith("changer") for u in used):
-        effects.append("the particle changes cancel out")
+        effects.append(_("the particle changes cancel out"))
     for player in (attacker, defender):
         if functions["delayed_attack"][player]:
-            effects.append(f"delayed attack: +1 die to {names[player]}")
+            effects.append(_("delayed attack: +1 die to {player}").format(player=names[player]))
     if functions["disrupted"]:
-        effects.append("disruptor: all damage negated, nobody rolls")
+        effects.append(_("disruptor: all damage negated, nobody rolls"))
     else:
         if functions["deflected"]:
-            effects.append("deflector: each player suffers their own dice")
+            effects.append(_("deflector: each player suffers their own dice"))
         elif used.count("deflector") == 2:
-            effects.append("two deflectors cancel out")
+            effects.append(_("two deflectors cancel out"))
         if functions["multiplier"] > 1:
-            effects.append(f"intensified: damage ×{functions['multiplier']}")
+            effects.append(
+                _("intensified: damage ×{multiplier}").format(
+                    multiplier=number(functions["multiplier"])
+                )
+            )
     lines.extend(f"• {effect}" for effect in effects)
     awarded = found["dice_awarded"]["dice"]
     rolled = found["faces_rolled"]
     if rolled["disrupted"]:
-        lines.append(
-            "4️⃣ Dice: "
-            + " · ".join(f"{names[p]} {dice_word(awarded[p])}" for p in (attacker, defender))
-            + " — disrupted, nothing rolled"
-        )
+        dice = " · ".join(f"{names[p]} {dice_word(awarded[p])}" for p in (attacker, defender))
+        lines.append(_("4️⃣ Dice: {dice} — disrupted, nothing rolled").format(dice=dice))
     else:
-        parts = []
-        for p in (attacker, defender):
-            parts.append(f"{names[p]} {rolled_text(rolled['faces'][p], rolled['totals'][p])}")
-        lines.append("4️⃣ Dice: " + " · ".join(parts))
+        dice = " · ".join(
+            f"{names[p]} {rolled_text(rolled['faces'][p], rolled['totals'][p])}"
+            for p in (attacker, defender)
+        )
+        lines.append(_("4️⃣ Dice: {dice}").format(dice=dice))
     damage = found["damage"]["damage"]
     hp = found["hp"]
     losses = [
-        f"{names[p]} −{damage[p]} ({hp['before'][p]} → {max(0, hp['hp'][p])})"
+        f"{names[p]} −{number(damage[p])} "
+        f"({number(hp['before'][p])} → {number(max(0, hp['hp'][p]))})"
         for p in (attacker, defender)
         if damage[p] > 0
     ]
-    lines.append("💥 Damage: " + " · ".join(losses) if losses else "💥 No damage")
+    if losses:
+        lines.append(_("💥 Damage: {losses}").format(losses=" · ".join(losses)))
+    else:
+        lines.append(_("💥 No damage"))
     for p in (attacker, defender):
         if hp["hp"][p] <= 0:
-            lines.append(f"💀 {names[p]} is pulverized into sub-atomic dust.")
+            lines.append(
+                _("💀 {player} is pulverized into sub-atomic dust.").format(player=names[p])
+            )
     return lines

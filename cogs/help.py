@@ -8,6 +8,7 @@ DynamicItems (``help:rules:<game>``), so they work on a help card opened before 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -16,41 +17,76 @@ from discord.ext import commands
 
 from bot.answers import answer_for
 from bot.app import DiceBot
+from bot.i18n import N_, _, ngettext, number
 from bot.leaderboard import GAMES, game_title
 from bot.pictures import palette
 from bot.replies import Guarded
-from cogs.leaderboard import start_hint
+from bot.text import clip
+from cogs.leaderboard import command_text, option_word, start_hint
 from cogs.rules import send_rules
 
-GAME_LINES: dict[str, tuple[str, str]] = {
-    "knucklebones": (
-        "2 players",
-        "roll a d6 and drop it into your 3×3 grid: matching dice multiply, and knock out "
-        "the same faces in your opponent's column.",
+
+@dataclass(frozen=True)
+class GameLine:
+    """A game in one line of ``/help``: how many play it, and what it is."""
+
+    fewest: int
+    most: int
+    line: str  # marked with N_, translated where shown
+
+
+GAME_LINES: dict[str, GameLine] = {
+    "knucklebones": GameLine(
+        2,
+        2,
+        N_(
+            "Roll a d6 and drop it into your 3×3 grid: matching dice multiply, and knock out "
+            "the same faces in your opponent's column."
+        ),
     ),
-    "diceman": (
-        "2 players",
-        "each round, pick two of four dice in secret, then the rolls fight it out in "
-        "priority order. 20 life each.",
+    "diceman": GameLine(
+        2,
+        2,
+        N_(
+            "Each round, pick two of four dice in secret, then the rolls fight it out in "
+            "priority order. 20 life each."
+        ),
     ),
-    "weighted_dice": (
-        "5 to 12 players",
-        "the house hands two players a die each; everyone else bets on the higher roll. "
-        "First to 150 points wins, or play a short game.",
+    "weighted_dice": GameLine(
+        5,
+        12,
+        N_(
+            "The house hands two players a die each; everyone else bets on the higher roll. "
+            "First to 150 points wins, or play a short game."
+        ),
     ),
-    "dimension_duel": (
-        "2 players",
-        "Tau against Kaon: rays and shields, a region to aim at or guard, and once-per-game "
-        "functions, chosen in secret.",
+    "dimension_duel": GameLine(
+        2,
+        2,
+        N_(
+            "Tau against Kaon: rays and shields, a region to aim at or guard, and "
+            "once-per-game functions, chosen in secret."
+        ),
     ),
 }
 RULES_TEMPLATE = r"help:rules:(?P<game>" + "|".join(GAMES) + ")"
 
 
+def players_text(entry: GameLine) -> str:
+    """``2 players`` or ``5 to 12 players``."""
+    if entry.fewest == entry.most:
+        return ngettext("{count} player", "{count} players", entry.most).format(
+            count=number(entry.most)
+        )
+    return _("{fewest} to {most} players").format(
+        fewest=number(entry.fewest), most=number(entry.most)
+    )
+
+
 def help_embed(bot: DiceBot) -> discord.Embed:
     embed = discord.Embed(
-        title="🎲 Dicebot — help",
-        description=(
+        title=_("🎲 Dicebot — help"),
+        description=_(
             "I host four dice games in this server. Every game is one message in the "
             "channel that updates as you play; secret moves arrive by DM; a game carries "
             "on where it was if I restart; each game has this server's leaderboard."
@@ -58,31 +94,40 @@ def help_embed(bot: DiceBot) -> discord.Embed:
         colour=discord.Colour(palette.EMBED_INFO),
     )
     for game in GAMES:
-        players, line = GAME_LINES[game]
+        entry = GAME_LINES[game]
         embed.add_field(
-            name=f"{game_title(game)} · {players}",
-            value=f"{line[0].upper()}{line[1:]} {start_hint(bot, game)}",
+            name=f"{game_title(game)} · {players_text(entry)}",
+            value=f"{_(entry.line)} {start_hint(bot, game)}",
             inline=False,
         )
     embed.add_field(
-        name="How to start",
-        value=(
+        name=_("How to start"),
+        value=_(
             "Run a game's command in a channel: challenge someone (they get **Accept** / "
-            "**Decline**; add `best_of: 3` or `5` for a match), or play me right away. A "
-            "finished game has a **Rematch** button. Run `/dicebot check` once to see "
-            "whether I can post in the channel and DM you."
+            "**Decline**; add `{best_of}: 3` or `5` for a match), or play me right away. A "
+            "finished game has a **Rematch** button. Run {check} once to see whether I can "
+            "post in the channel and DM you."
+        ).format(
+            best_of=option_word("best_of"),
+            check=command_text("dicebot", "check"),
         ),
         inline=False,
     )
     embed.add_field(
-        name="More",
-        value=(
-            "`/rules` a game's rules · `/leaderboard` · `/stats` · `/history` · "
-            "`/odds` the chances, worked out exactly"
+        name=_("More"),
+        value=_(
+            "{rules} a game's rules · {leaderboard} · {stats} · {history} · {odds} the "
+            "chances, worked out exactly"
+        ).format(
+            rules=command_text("rules"),
+            leaderboard=command_text("leaderboard"),
+            stats=command_text("stats"),
+            history=command_text("history"),
+            odds=command_text("odds"),
         ),
         inline=False,
     )
-    embed.set_footer(text="The buttons below show a game's rules (only to you).")
+    embed.set_footer(text=_("The buttons below show a game's rules (only to you)."))
     return embed
 
 
@@ -96,7 +141,7 @@ class RulesButton(
     def __init__(self, game: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"{game_title(game)} rules",
+                label=clip(_("{game} rules").format(game=game_title(game)), 80),
                 emoji="📖",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"help:rules:{game}",

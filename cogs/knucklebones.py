@@ -27,6 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import BaseModel, Field
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.challenges import (
@@ -58,8 +59,9 @@ from bot.games import (
     cancel_reason,
 )
 from bot.guild_settings import GuildSettings
+from bot.i18n import N_, _, ngettext, number
 from bot.pictures import worker as picture_worker
-from bot.rematch import finished_two_player
+from bot.rematch import finished_two_player, play_on_label
 from bot.replies import Guarded
 from bot.series import (
     BEST_OF_HELP,
@@ -87,7 +89,8 @@ from game_core.errors import IllegalMove
 log = logging.getLogger(__name__)
 
 GAME = "knucklebones"
-TITLE = "Knucklebones"
+# The game's name: a proper name in every language, still shown through ``_``.
+TITLE = N_("Knucklebones")
 # The AI's move is a durable deadline this far ahead: quick enough to feel like an
 # answer, slow enough that the player sees their own move land first.
 AI_MOVE_DELAY = 0.7
@@ -96,10 +99,13 @@ AI_MOVE_DELAY = 0.7
 WARNING_LEAD_SECONDS = 60.0
 WARNING_LEAD_FRACTION = 0.2
 
+# Why a game stopped when the cancel gave no reason.
+STOPPED_BEFORE_THE_END = N_("stopped before the end")
+
 FirstChoice = Literal["random", "me", "them"]
 AiLevel = Literal["easy", "medium", "hard"]
 
-BOARD_MOVED_ON = (
+BOARD_MOVED_ON = N_(
     "That board has moved on (it is turn {turn} now), so your press was not applied. "
     "Use the buttons on the updated board."
 )
@@ -194,6 +200,12 @@ def summary_of(table: Table) -> dict[str, Any]:
     }
 
 
+def two_names(session: Session) -> dict[str, str]:
+    """The two players' names (escaped), seat 0 first, for a sentence naming both."""
+    first, second = (escape(session.user_of(seat).display_name) for seat in (0, 1))
+    return {"player": first, "opponent": second}
+
+
 def players_of(session: Session) -> list[render.Player]:
     return [
         render.Player(
@@ -255,17 +267,20 @@ def _start_from_challenge(ctx: StepContext, options: dict[str, Any]) -> Step:
 def _place(ctx: StepContext, table: Table, action: dict[str, Any]) -> Step:
     seat = ctx.seat
     if seat is None:
-        names = " and ".join(escape(entry.display_name) for entry in ctx.session.seats)
         raise NotYourGame(
-            f"This is not your game: it is between {names}. Start your own with "
-            "`/knucklebones challenge` or `/knucklebones ai`."
+            _(
+                "This is not your game: it is between {player} and {opponent}. Start your "
+                "own with `/knucklebones challenge` or `/knucklebones ai`."
+            ).format(**two_names(ctx.session))
         )
     engine = table.engine
     if action.get("turn") != engine.turn or engine.phase == "finished":
-        raise StaleControl(BOARD_MOVED_ON.format(turn=engine.turn))
+        raise StaleControl(_(BOARD_MOVED_ON).format(turn=number(engine.turn)))
     if seat != engine.current_player:
         mover = escape(ctx.session.user_of(engine.current_player).display_name)
-        raise NotYourGame(f"It is not your turn: {mover} is placing a die right now.")
+        raise NotYourGame(
+            _("It is not your turn: {player} is placing a die right now.").format(player=mover)
+        )
     column = action.get("column")
     if not kb.is_int(column) or column not in (0, 1, 2):
         raise IllegalMove("Choose one of your three columns (1, 2 or 3).")
@@ -353,10 +368,11 @@ def follow_up_for(ctx: StepContext, action: dict[str, Any]) -> NewSession:
     moved second moves first; the AI's level and the match's length carry over."""
     previous = ctx.session
     if ctx.seat is None:
-        names = " and ".join(escape(seat.display_name) for seat in previous.seats)
         raise NotYourGame(
-            f"Only {names} can play on from this game. Start your own with "
-            "`/knucklebones challenge` or `/knucklebones ai`."
+            _(
+                "Only {player} and {opponent} can play on from this game. Start your own "
+                "with `/knucklebones challenge` or `/knucklebones ai`."
+            ).format(**two_names(previous))
         )
     refuse_unfinished(previous)
     table = Table.model_validate(previous.state)
@@ -372,7 +388,13 @@ def follow_up_for(ctx: StepContext, action: dict[str, Any]) -> NewSession:
     if kind != "rematch":
         raise IllegalMove("That is not something to do with a finished Knucklebones game.")
     if series.is_match and not match_over_after(series, winner):
-        raise UserError(f"The match goes on: press **Start game {series.game + 1}**.")
+        # Translators: {button} is the label of the button that starts the match's next
+        # game ("Start game 2").
+        raise UserError(
+            _("The match goes on: press **{button}**.").format(
+                button=play_on_label("next", series.game + 1)[0]
+            )
+        )
     again = rematch_after(series, winner, previous.id)
     if previous.vs_ai:
         return _new_table(ctx, table, again, first_seat)
@@ -424,7 +446,8 @@ class ColumnButton(
     def __init__(self, session_id: int, turn: int, column: int, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Column {column + 1}",
+                # Translators: the buttons under the board, one per column.
+                label=_("Column {column}").format(column=number(column + 1)),
                 style=discord.ButtonStyle.primary,
                 custom_id=column_custom_id(session_id, turn, column),
                 disabled=disabled,
@@ -522,12 +545,14 @@ class KnucklebonesCog(
         user = interaction.user
         if opponent.id == user.id:
             raise UserError(
-                "You can't challenge yourself. Play against me with `/knucklebones ai`."
+                _("You can't challenge yourself. Play against me with `/knucklebones ai`.")
             )
         if opponent.bot:
             raise UserError(
-                f"{escape(opponent.display_name)} is a bot and can't accept challenges. "
-                "Play against me with `/knucklebones ai` instead."
+                _(
+                    "{player} is a bot and can't accept challenges. "
+                    "Play against me with `/knucklebones ai` instead."
+                ).format(player=escape(opponent.display_name))
             )
         first_seat_for(first)  # refuse a bad option now, not when the challenge is accepted
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -614,7 +639,7 @@ class KnucklebonesCog(
         user = interaction.user
         session = await self.bot.sessions.open_session_for(user.id, interaction.channel_id, GAME)
         if session is None:
-            raise UserError("You have no Knucklebones game open in this channel.")
+            raise UserError(_("You have no Knucklebones game open in this channel."))
         answer = answer_for(interaction)
         if is_challenge(session.state):
             # Forfeiting a challenge nobody accepted yet withdraws or declines it.
@@ -624,8 +649,11 @@ class KnucklebonesCog(
         outcome = await self.bot.sessions.act(session.id, user.id, {"type": "forfeit"})
         table = Table.model_validate(outcome.session.state)
         view = kb.public_view(table.engine)
+        # A public answer: in the game's language, not the forfeiting player's.
+        with i18n.use(outcome.session.language):
+            result = render.result_line(view, players_of(outcome.session))
         await answer.send(
-            render.result_line(view, players_of(outcome.session)),
+            result,
             ephemeral=False,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -656,7 +684,7 @@ class KnucklebonesCog(
                     if line
                 )
                 text = challenge_message_text(
-                    TITLE,
+                    _(TITLE),
                     challenge["challenger"],
                     challenge["opponent"],
                     challenge["expires_at"],
@@ -676,12 +704,16 @@ class KnucklebonesCog(
         clock = render.Clock(
             turn_due_at=table.turn_due_at, warned=table.warned_turn == table.engine.turn
         )
-        picture = await picture_worker.draw(render.render_board, view, players)
+        # The picture thread does not inherit this task's language: it is passed along.
+        picture = await picture_worker.draw(render.render_board, view, players, i18n.current())
         content = render.status_line(view, players, clock, ai_level=table.ai_level)
         buttons: discord.ui.View | None = None
         if session.status == "cancelled":
-            reason = cancel_reason(events or []) or "stopped before the end"
-            content = f"🛑 This Knucklebones game was {reason}; no result counts."
+            reason = cancel_reason(events or []) or STOPPED_BEFORE_THE_END
+            # Translators: {reason} says how the game ended, e.g. "stopped by an admin".
+            content = _("🛑 This Knucklebones game was {reason}; no result counts.").format(
+                reason=_(reason)
+            )
         elif session.is_open:
             mover_is_ai = view["current_player"] == table.ai_seat
             buttons = board_view(session.id, view, mover_is_ai)
@@ -701,25 +733,67 @@ class KnucklebonesCog(
 
     def _cancelled_text(self, session: Session, events: list[Event]) -> str:
         challenge = session.state.get("challenge", {})
-        challenger = f"<@{challenge.get('challenger')}>"
-        opponent = f"<@{challenge.get('opponent')}>"
+        fields = {
+            "challenger": f"<@{challenge.get('challenger')}>",
+            "opponent": f"<@{challenge.get('opponent')}>",
+        }
         kinds = {event.get("type") for event in events}
-        noun = "rematch" if is_rematch(session.state) else "challenge"
+        rematch = is_rematch(session.state)
         if "challenge_declined" in kinds:
-            return f"❌ {opponent} declined {challenger}'s Knucklebones {noun}."
+            if rematch:
+                return _("❌ {opponent} declined {challenger}'s Knucklebones rematch.").format(
+                    **fields
+                )
+            return _("❌ {opponent} declined {challenger}'s Knucklebones challenge.").format(
+                **fields
+            )
         if "challenge_withdrawn" in kinds:
-            return f"↩️ {challenger} withdrew the Knucklebones {noun} to {opponent}."
+            if rematch:
+                return _("↩️ {challenger} withdrew the Knucklebones rematch to {opponent}.").format(
+                    **fields
+                )
+            return _("↩️ {challenger} withdrew the Knucklebones challenge to {opponent}.").format(
+                **fields
+            )
         if "challenge_expired" in kinds:
             minutes = max(1, round((challenge.get("expires_at", 0) - session.created_at) / 60))
-            unit = "minute" if minutes == 1 else "minutes"
-            return (
-                f"⌛ {challenger}'s Knucklebones {noun} to {opponent} expired: it was not "
-                f"accepted within {minutes} {unit}."
-            )
+            if rematch:
+                text = ngettext(
+                    "⌛ {challenger}'s Knucklebones rematch to {opponent} expired: it was not "
+                    "accepted within {count} minute.",
+                    "⌛ {challenger}'s Knucklebones rematch to {opponent} expired: it was not "
+                    "accepted within {count} minutes.",
+                    minutes,
+                )
+            else:
+                text = ngettext(
+                    "⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
+                    "accepted within {count} minute.",
+                    "⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
+                    "accepted within {count} minutes.",
+                    minutes,
+                )
+            return text.format(count=number(minutes), **fields)
         reason = cancel_reason(events)
         if reason:
-            return f"🛑 The Knucklebones {noun} between {challenger} and {opponent} was {reason}."
-        return f"This Knucklebones {noun} between {challenger} and {opponent} is closed."
+            # Translators: {reason} says how it ended, e.g. "stopped by an admin".
+            if rematch:
+                text = _(
+                    "🛑 The Knucklebones rematch between {challenger} and {opponent} was {reason}."
+                )
+            else:
+                text = _(
+                    "🛑 The Knucklebones challenge between {challenger} and {opponent} was "
+                    "{reason}."
+                )
+            return text.format(reason=_(reason), **fields)
+        if rematch:
+            return _(
+                "This Knucklebones rematch between {challenger} and {opponent} is closed."
+            ).format(**fields)
+        return _(
+            "This Knucklebones challenge between {challenger} and {opponent} is closed."
+        ).format(**fields)
 
     def gather_after(self, outcome: Outcome) -> float:
         return 0.0  # every move is shown at once
@@ -765,10 +839,10 @@ def first_details(challenge: dict[str, Any]) -> str:
     """The challenge message's line about who moves first."""
     first = (challenge.get("options") or {}).get("first", "random")
     if first == "me":
-        return f"<@{challenge['challenger']}> moves first."
+        return _("{player} moves first.").format(player=f"<@{challenge['challenger']}>")
     if first == "them":
-        return f"<@{challenge['opponent']}> moves first."
-    return "A coin flip decides who moves first."
+        return _("{player} moves first.").format(player=f"<@{challenge['opponent']}>")
+    return _("A coin flip decides who moves first.")
 
 
 async def setup(bot: commands.Bot) -> None:

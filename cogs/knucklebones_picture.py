@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, _, ngettext, number
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.canvas import IndexedCanvas, IndexedPalette
@@ -122,7 +123,7 @@ def tray_box(seat: int, column: int) -> tuple[int, int, int, int]:
 
 def die_box(seat: int, column: int, slot: int) -> tuple[int, int, int, int]:
     """A die's box; slot 0 is the first die of the column, nearest the middle band."""
-    left, top, _, bottom = tray_box(seat, column)
+    left, top, _right, bottom = tray_box(seat, column)
     x = left + TRAY_PAD
     offset = slot * (DIE + SLOT_GAP)
     y = bottom - TRAY_PAD - DIE - offset if seat == 0 else top + TRAY_PAD + offset
@@ -370,11 +371,11 @@ def render_board(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
                     and slot == len(faces) - 1
                 )
                 count = min(3, faces.count(face))
-                left, top, _, _ = die_box(seat, column, slot)
+                left, top = die_box(seat, column, slot)[:2]
                 canvas.paste(drawn.dice["die", face, count, is_last], (left, top))
             if knocked:
                 for slot in range(len(faces), min(SLOTS, len(faces) + len(last["removed"]))):
-                    left, top, _, _ = die_box(seat, column, slot)
+                    left, top = die_box(seat, column, slot)[:2]
                     canvas.paste(drawn.dice["ghost"], (left, top))
         _draw_card(canvas, view, names, seat)
     _draw_band(canvas, view)
@@ -400,18 +401,23 @@ def _draw_card(
     inner = left + 12
     canvas.text((inner, top + 21), names[seat], NAME_SIZE, colours.TEXT, CARD, weight="bold",
                 max_width=right - inner - 10)  # fmt: skip
-    total = str(view["scores"][seat])
+    score = view["scores"][seat]
+    total = number(score)
     ink = colours.GOLD if finished and seat in winners else colours.TEXT
     baseline = bottom - 14
     drawn = canvas.text((inner, baseline), total, TOTAL_SIZE, ink, CARD, weight="bold",
                         anchor="ls")  # fmt: skip
-    canvas.text((inner + drawn + 6, baseline), "points", LABEL_SIZE, colours.MUTED, CARD,
-                anchor="ls")  # fmt: skip
+    rolled_left = right - 12 - ROLLED_DIE
+    # Translators: drawn after a player's total in the board picture ("38 points").
+    canvas.text((inner + drawn + 6, baseline), ngettext("point", "points", score), LABEL_SIZE,
+                colours.MUTED, CARD, anchor="ls",
+                max_width=rolled_left - 4 - (inner + drawn + 6))  # fmt: skip
     status_y = top + 47
     if not finished:
         if view.get("current_player") == seat:
-            canvas.text((inner, status_y), "▶ to place", LABEL_SIZE, colours.ACCENT, CARD,
-                        weight="bold")  # fmt: skip
+            # Translators: drawn on the card of the player who places the rolled die.
+            canvas.text((inner, status_y), _("▶ to place"), LABEL_SIZE, colours.ACCENT, CARD,
+                        weight="bold", max_width=right - inner - 10)  # fmt: skip
             canvas.paste(
                 sprites().dice["rolled", view["die"]],
                 (right - 12 - ROLLED_DIE, bottom - 12 - ROLLED_DIE),
@@ -419,21 +425,23 @@ def _draw_card(
         return
     status, ink, weight = _final_status(view, seat)
     if status:
-        canvas.text((inner, status_y), status, LABEL_SIZE, ink, CARD, weight=weight)
+        canvas.text((inner, status_y), status, LABEL_SIZE, ink, CARD, weight=weight,
+                    max_width=right - inner - 10)  # fmt: skip
 
 
 def _final_status(view: Mapping[str, Any], seat: int) -> tuple[str, colours.RGB, Any]:
     winners = view.get("winners") or []
     reason = view.get("end_reason") or ""
+    # Translators: the words on each player's card once the game is over.
     if view.get("draw") or not winners:
-        return "draw", colours.GOLD, "bold"
+        return _("draw"), colours.GOLD, "bold"
     if seat in winners:
-        how = {"forfeit": " by forfeit", "timeout": " on time"}.get(reason, "")
-        return f"★ wins{how}", colours.GOLD, "bold"
+        wins = {"forfeit": _("★ wins by forfeit"), "timeout": _("★ wins on time")}
+        return wins.get(reason) or _("★ wins"), colours.GOLD, "bold"
     if reason == "forfeit":
-        return "forfeited", colours.MUTED, "regular"
+        return _("forfeited"), colours.MUTED, "regular"
     if reason == "timeout":
-        return "ran out of time", colours.MUTED, "regular"
+        return _("ran out of time"), colours.MUTED, "regular"
     return "", colours.MUTED, "regular"
 
 
@@ -444,10 +452,10 @@ def _draw_band(canvas: IndexedCanvas, view: Mapping[str, Any]) -> None:
     middle = BAND_TOP + BAND / 2
     for seat, y in ((0, middle - 10), (1, middle + 10)):
         for column in range(COLUMNS):
-            left, _, right, _ = tray_box(seat, column)
+            left, _top, right, _bottom = tray_box(seat, column)
             faces = view["boards"][seat][column]
             count = max((faces.count(face) for face in faces), default=1)
-            score = str(view["column_scores"][seat][column])
+            score = number(view["column_scores"][seat][column])
             if count < 2:
                 canvas.text(((left + right) / 2, y), score, SCORE_SIZE, colours.TEXT, CARD,
                             weight="bold", anchor="mm")  # fmt: skip
@@ -459,59 +467,110 @@ def _draw_band(canvas: IndexedCanvas, view: Mapping[str, Any]) -> None:
                         anchor="lm")  # fmt: skip
             canvas.paste(chip, (round(start + score_width + 2), round(y - chip.height / 2)))
     legend_left = CARD_LEFT + 2
-    canvas.text((legend_left, middle - 11), f"Turn {view['turn']}", LEGEND_SIZE, colours.MUTED,
-                colours.BACKGROUND, weight="bold")  # fmt: skip
-    canvas.text((legend_left, middle + 6), LEGEND, LEGEND_SIZE, colours.MUTED,
+    # Translators: the turn number, drawn in the board picture.
+    turn = _("Turn {turn}").format(turn=number(view["turn"]))
+    canvas.text((legend_left, middle - 11), turn, LEGEND_SIZE, colours.MUTED,
+                colours.BACKGROUND, weight="bold", max_width=CARD_RIGHT - legend_left)  # fmt: skip
+    canvas.text((legend_left, middle + 6), _(LEGEND), LEGEND_SIZE, colours.MUTED,
                 colours.BACKGROUND, max_width=CARD_RIGHT - legend_left)  # fmt: skip
 
 
-LEGEND = "×2 pair · ×3 triple · ◯ last · ✕ knocked"
+# Translators: the legend drawn in the board picture (keep it short: it has one line of
+# about 200 pixels). ◯ marks the last die placed, ✕ the dice just knocked out.
+LEGEND = N_("×2 pair · ×3 triple · ◯ last · ✕ knocked")
 
 
 # ---------------------------------------------------------------------------------------
 # Alt text
 # ---------------------------------------------------------------------------------------
 
-COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 
-
-def _column_text(faces: Sequence[int], score: int) -> str:
+def _column_text(column: int, faces: Sequence[int], score: int) -> str:
+    """One column in the alt text, e.g. "column 1: 4, 4, 2 (18, a pair)"."""
+    fields = {
+        "column": number(column),
+        "faces": ", ".join(number(face) for face in faces),
+        "score": number(score),
+    }
     if not faces:
-        return "empty"
+        return _("column {column}: empty").format(**fields)
     count = max(faces.count(face) for face in faces)
-    kind = {2: ", a pair", 3: ", a triple"}.get(count, "")
-    return f"{', '.join(map(str, faces))} ({score}{kind})"
+    if count == 2:
+        return _("column {column}: {faces} ({score}, a pair)").format(**fields)
+    if count == 3:
+        return _("column {column}: {faces} ({score}, a triple)").format(**fields)
+    return _("column {column}: {faces} ({score})").format(**fields)
+
+
+def _grid_text(seat: int, name: str, points: int, columns: str) -> str:
+    """One player's grid in the alt text: name, place, total and the three columns."""
+    fields = {"name": name, "count": number(points), "columns": columns}
+    if seat == 0:
+        return ngettext(
+            "{name} (top grid), {count} point. {columns}.",
+            "{name} (top grid), {count} points. {columns}.",
+            points,
+        ).format(**fields)
+    return ngettext(
+        "{name} (bottom grid), {count} point. {columns}.",
+        "{name} (bottom grid), {count} points. {columns}.",
+        points,
+    ).format(**fields)
+
+
+def _last_move_text(last: Mapping[str, Any], short: Sequence[str]) -> str:
+    fields = {
+        "player": short[last["player"]],
+        "opponent": short[1 - last["player"]],
+        "face": number(last["face"]),
+        "column": number(last["column"] + 1),
+    }
+    removed = len(last["removed"])
+    if removed == 0:
+        return _("Last move: {player} put a {face} in column {column}.").format(**fields)
+    if removed == 1:
+        return _(
+            "Last move: {player} put a {face} in column {column}, knocking out one {face} "
+            "from {opponent}."
+        ).format(**fields)
+    if removed == 2:
+        return _(
+            "Last move: {player} put a {face} in column {column}, knocking out two {face}s "
+            "from {opponent}."
+        ).format(**fields)
+    return _(
+        "Last move: {player} put a {face} in column {column}, knocking out three {face}s "
+        "from {opponent}."
+    ).format(**fields)
 
 
 def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     """The board in words: each player's columns (first die first) with their scores,
     whose turn and the die, the last move."""
     short = [name if len(name) <= 40 else name[:39] + "…" for name in names]
-    parts = [f"Knucklebones board, turn {view['turn']}."]
-    for seat, place in ((0, "top"), (1, "bottom")):
-        columns = "; ".join(
-            f"column {column + 1}: "
-            + _column_text(view["boards"][seat][column], view["column_scores"][seat][column])
+    parts = [_("Knucklebones board, turn {turn}.").format(turn=number(view["turn"]))]
+    for seat in (0, 1):
+        # Translators: separates the three column descriptions in the board's alt text.
+        columns = _("; ").join(
+            _column_text(
+                column + 1, view["boards"][seat][column], view["column_scores"][seat][column]
+            )
             for column in range(COLUMNS)
         )
-        parts.append(f"{short[seat]} ({place} grid), {view['scores'][seat]} points. {columns}.")
+        parts.append(_grid_text(seat, short[seat], view["scores"][seat], columns))
     last = view.get("last_move")
     if last is not None:
-        who, column = short[last["player"]], last["column"] + 1
-        sentence = f"Last move: {who} put a {last['face']} in column {column}"
-        removed = len(last["removed"])
-        if removed:
-            sentence += (
-                f", knocking out {COUNT_WORDS.get(removed, removed)} {last['face']}"
-                f"{'s' if removed > 1 else ''} from {short[1 - last['player']]}"
-            )
-        parts.append(sentence + ".")
+        parts.append(_last_move_text(last, short))
     if view.get("finished"):
         winners = view.get("winners") or []
         if view.get("draw") or not winners:
-            parts.append("The game is a draw.")
+            parts.append(_("The game is a draw."))
         else:
-            parts.append(f"{short[winners[0]]} wins.")
+            parts.append(_("{player} wins.").format(player=short[winners[0]]))
     else:
-        parts.append(f"{short[view['current_player']]} to place a {view['die']}.")
+        parts.append(
+            _("{player} to place a {face}.").format(
+                player=short[view["current_player"]], face=number(view["die"])
+            )
+        )
     return clip_alt_text(" ".join(parts))

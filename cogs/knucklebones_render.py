@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import i18n
+from bot.i18n import N_, _, number
 from bot.pictures.picture import Picture
 from bot.text import escape
 from cogs import knucklebones_picture
@@ -23,7 +25,6 @@ from cogs import knucklebones_picture
 ATTACHMENT_NAME = knucklebones_picture.FILENAME
 
 DIE_EMOJI = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
-COUNT_WORDS = {1: "a", 2: "two", 3: "three"}
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,17 @@ class Clock:
 # ---------------------------------------------------------------------------------------
 
 
-def render_board(view: Mapping[str, Any], players: Sequence[Player]) -> Picture:
-    """The board picture with its alt text (the text form of both grids)."""
-    return knucklebones_picture.render_board(view, [player.name for player in players])
+def render_board(
+    view: Mapping[str, Any], players: Sequence[Player], language: str | None = None
+) -> Picture:
+    """The board picture with its alt text (the text form of both grids), its words in
+    ``language`` (the current one when None). The picture thread does not inherit the
+    caller's language, so a caller handing this to it passes the language along."""
+    names = [player.name for player in players]
+    if language is None:
+        return knucklebones_picture.render_board(view, names)
+    with i18n.use(language):
+        return knucklebones_picture.render_board(view, names)
 
 
 def warm_up() -> None:
@@ -79,13 +88,29 @@ def last_move_text(view: Mapping[str, Any], players: Sequence[Player]) -> str:
     last = view.get("last_move")
     if last is None:
         return ""
-    mover = escape(players[last["player"]].name)
+    fields = {
+        "player": escape(players[last["player"]].name),
+        "face": number(last["face"]),
+        "column": number(last["column"] + 1),
+    }
     removed = len(last["removed"])
-    did = f"{mover} put a {last['face']} in column {last['column'] + 1}"
-    if removed:
-        dice = f"{COUNT_WORDS.get(removed, removed)} {last['face']}" + ("s" if removed > 1 else "")
-        did += f", knocking out {dice}"
-    return did
+    if removed == 0:
+        # Translators: part of the status line, e.g. "Ann put a 3 in column 2".
+        return _("{player} put a {face} in column {column}").format(**fields)
+    if removed == 1:
+        return _("{player} put a {face} in column {column}, knocking out a {face}").format(**fields)
+    if removed == 2:
+        # Translators: "two 3s": two dice showing the placed face.
+        return _("{player} put a {face} in column {column}, knocking out two {face}s").format(
+            **fields
+        )
+    return _("{player} put a {face} in column {column}, knocking out three {face}s").format(
+        **fields
+    )
+
+
+# The AI levels as the status line names them.
+AI_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
 def status_line(
@@ -100,19 +125,31 @@ def status_line(
     did = last_move_text(view, players)
     if view.get("finished"):
         line = result_line(view, players)
-        return f"{line} Last move: {did}." if did and view.get("end_reason") == "normal" else line
+        if did and view.get("end_reason") == "normal":
+            return line + " " + _("Last move: {move}.").format(move=did)
+        return line
     player = players[view["current_player"]]
     die = view["die"]
-    if player.is_ai:
-        level = f" ({ai_level})" if ai_level else ""
-        line = f"🤖 {player.mention}{level} rolled {DIE_EMOJI[die]} **{die}** and is thinking…"
+    fields = {"player": player.mention, "emoji": DIE_EMOJI[die], "die": number(die)}
+    if player.is_ai and ai_level:
+        # Translators: {level} is the AI's difficulty (easy, medium or hard).
+        line = _("🤖 {player} ({level}) rolled {emoji} **{die}** and is thinking…").format(
+            level=_(AI_LEVELS.get(ai_level, ai_level)), **fields
+        )
+    elif player.is_ai:
+        line = _("🤖 {player} rolled {emoji} **{die}** and is thinking…").format(**fields)
     else:
-        line = f"🎲 {player.mention} rolled {DIE_EMOJI[die]} **{die}**: pick a column."
+        line = _("🎲 {player} rolled {emoji} **{die}**: pick a column.").format(**fields)
     if did:
-        line += f" Last: {did}."
+        # Translators: the last move, after the die rolled in the status line.
+        line += " " + _("Last: {move}.").format(move=did)
     if clock.turn_due_at is not None and not player.is_ai:
         due = f"<t:{int(clock.turn_due_at)}:R>"
-        line += f" ⚠️ Running out of time: {due}" if clock.warned else f" ⏳ {due}"
+        if clock.warned:
+            # Translators: {when} is a Discord timestamp shown as "in 2 minutes".
+            line += " " + _("⚠️ Running out of time: {when}").format(when=due)
+        else:
+            line += f" ⏳ {due}"
     return line
 
 
@@ -123,25 +160,29 @@ def result_line(view: Mapping[str, Any], players: Sequence[Player]) -> str:
     winners = view.get("winners") or []
     reason = view.get("end_reason")
     if view.get("draw") or not winners:
-        return f"🤝 Draw, {score_line(scores)}."
+        score = f"{number(scores[0])}–{number(scores[1])}"
+        return _("🤝 Draw, {score}.").format(score=score)
     winner_seat = winners[0]
-    line = f"{scores[winner_seat]}–{scores[1 - winner_seat]}"
-    winner = escape(players[winner_seat].name)
-    loser = escape(players[1 - winner_seat].name)
+    fields = {
+        "score": f"{number(scores[winner_seat])}–{number(scores[1 - winner_seat])}",
+        "winner": escape(players[winner_seat].name),
+        "loser": escape(players[1 - winner_seat].name),
+    }
     if reason == "forfeit":
-        return f"🏳️ {loser} forfeited: **{winner}** wins, {line}."
+        return _("🏳️ {loser} forfeited: **{winner}** wins, {score}.").format(**fields)
     if reason == "timeout":
-        return f"⌛ {loser} ran out of time: **{winner}** wins, {line}."
-    return f"🏆 **{winner}** wins, {line}."
+        return _("⌛ {loser} ran out of time: **{winner}** wins, {score}.").format(**fields)
+    return _("🏆 **{winner}** wins, {score}.").format(**fields)
 
 
 def score_line(scores: Sequence[int]) -> str:
-    """The scores in seat order, as the results table keeps them ("38–43")."""
+    """The scores in seat order, as the results table keeps them ("38–43"): stored, so
+    never translated."""
     return f"{scores[0]}–{scores[1]}"
 
 
 def warning_text(player: Player, turn_due_at: float) -> str:
-    return (
-        f"⏰ {player.mention}, your Knucklebones turn runs out <t:{int(turn_due_at)}:R>: "
-        "pick a column or you forfeit."
-    )
+    # Translators: {when} is a Discord timestamp shown as "in 2 minutes".
+    return _(
+        "⏰ {player}, your Knucklebones turn runs out {when}: pick a column or you forfeit."
+    ).format(player=player.mention, when=f"<t:{int(turn_due_at)}:R>")

@@ -32,12 +32,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answer_for
+from bot.i18n import _, number
 
 # Through the module (not ``from ... import``): the cached values live there, so they
 # outlive a reload of this cog, and tests can swap one in.
 from bot.pictures import palette
 from cogs import odds_figures as figures
 from cogs import odds_render as render
+from cogs.leaderboard import option_word
 from game_core.analysis.weighted_lengths import lengths
 from game_core.weighted_dice import DICE
 
@@ -53,44 +55,47 @@ SHARE_HELP = "Post the answer for everyone in the channel (default: only you see
 
 def diceman_embed() -> discord.Embed:
     numbers = figures.diceman_figures()
+    explanation = _(
+        "The table: your pick (row) against theirs (column), how often you deal more damage "
+        "in a round, and after = how often it is even. Every roll counted exactly."
+    )
     embed = discord.Embed(
-        title="Diceman: which two dice to pick",
-        description=(
-            render.diceman_advice(numbers) + "\n\nThe table: your pick (row) against theirs "
-            "(column), how often you deal more damage in a round, and after = how often "
-            "it is even. Every roll counted exactly."
-        ),
+        title=_("Diceman: which two dice to pick"),
+        description=f"{render.diceman_advice(numbers)}\n\n{explanation}",
         colour=EMBED_COLOUR,
     )
     embed.set_image(url=f"attachment://{render.HEATMAP_NAME}")
     embed.add_field(
-        name="How often to pick each",
+        name=_("How often to pick each"),
         value="\n".join(render.diceman_mix_lines(numbers)),
         inline=False,
     )
-    embed.add_field(name="Why mix", value=render.diceman_reading(numbers), inline=False)
-    embed.set_footer(text=render.DIE_KEY)
+    embed.add_field(name=_("Why mix"), value=render.diceman_reading(numbers), inline=False)
+    embed.set_footer(text=render.die_key())
     return embed
 
 
 def weighted_pair_embed(die_a: int, die_b: int) -> discord.Embed:
     odds = figures.pair_odds(die_a, die_b)
     embed = discord.Embed(
-        title=f"Weighted Dice: d{die_a} against d{die_b}",
+        title=_("Weighted Dice: {first} against {second}").format(
+            first=render.die_name(die_a), second=render.die_name(die_b)
+        ),
         description="\n".join(render.pair_lines(odds)),
         colour=EMBED_COLOUR,
     )
-    embed.add_field(name="Reading", value=render.pair_reading(odds), inline=False)
-    embed.set_footer(text="Exact: every pair of faces counted once. Higher roll wins.")
+    embed.add_field(name=_("Reading"), value=render.pair_reading(odds), inline=False)
+    embed.set_footer(text=_("Exact: every pair of faces counted once. Higher roll wins."))
     return embed
 
 
 def weighted_die_embed(die: int) -> discord.Embed:
     rows = [figures.pair_odds(die, other) for other in DICE]
     table = "\n".join(render.die_against_all_lines(die, rows))
+    tie = _("A tie means the house takes every bet.")
     return discord.Embed(
-        title=f"Weighted Dice: a d{die} against every die",
-        description=f"```\n{table}\n```\nA tie means the house takes every bet.",
+        title=_("Weighted Dice: a {die} against every die").format(die=render.die_name(die)),
+        description=f"```\n{table}\n```\n{tie}",
         colour=EMBED_COLOUR,
     )
 
@@ -100,25 +105,32 @@ def weighted_grid_embed() -> discord.Embed:
     ties = {(a, b): float(figures.pair_odds(a, b).tie) for a in DICE for b in DICE}
     wins_table = "\n".join(render.odds_grid_lines(DICE, wins))
     ties_table = "\n".join(render.odds_grid_lines(DICE, ties))
+    wins_head = _("The row roller wins")
+    ties_head = _("Tie: the house takes every bet")
     embed = discord.Embed(
-        title="Weighted Dice: exact odds, row die against column die",
+        title=_("Weighted Dice: exact odds, row die against column die"),
         description=(
-            f"**The row roller wins**\n```\n{wins_table}\n```\n"
-            f"**Tie: the house takes every bet**\n```\n{ties_table}\n```"
+            f"**{wins_head}**\n```\n{wins_table}\n```\n**{ties_head}**\n```\n{ties_table}\n```"
         ),
         colour=EMBED_COLOUR,
     )
     table = lengths()
     embed.add_field(
-        name="How long a game lasts",
+        name=_("How long a game lasts"),
         value=f"```\n{chr(10).join(render.game_length_lines(table))}\n```"
         + render.game_length_reading(table),
         inline=False,
     )
     embed.set_footer(
-        text="Pick die_a and die_b for the exact fractions of one pair. Game lengths: the "
-        f"analysis lab's simulation, {4 * table.games_per_mix:,} games per table size and "
-        "target, four house and bettor strategies."
+        text=_(
+            "Pick {die_a} and {die_b} for the exact fractions of one pair. Game lengths: the "
+            "analysis lab's simulation, {games} games per table size and target, four house "
+            "and bettor strategies."
+        ).format(
+            die_a=option_word("die_a"),
+            die_b=option_word("die_b"),
+            games=number(4 * table.games_per_mix),
+        )
     )
     return embed
 
@@ -126,29 +138,29 @@ def weighted_grid_embed() -> discord.Embed:
 def knucklebones_message() -> dict[str, Any]:
     levels = figures.KNUCKLEBONES_FIGURES.get()
     embed = discord.Embed(
-        title="Knucklebones: does moving first help, and how long is a game?",
-        description=(
+        title=_("Knucklebones: does moving first help, and how long is a game?"),
+        description=_(
             "Simulated games with both players at the same level; the first player is the one "
             "who places the first die."
         ),
         colour=EMBED_COLOUR,
     )
     embed.add_field(
-        name="First-player advantage",
+        name=_("First-player advantage"),
         value="\n".join(render.seat_line(level) for level in levels),
         inline=False,
     )
     embed.add_field(
-        name="Reading",
+        name=_("Reading"),
         value="\n".join(render.advantage_reading(level) for level in levels),
         inline=False,
     )
     embed.add_field(
-        name="Game length",
+        name=_("Game length"),
         value="\n".join(render.length_line(level) for level in levels),
         inline=False,
     )
-    embed.set_footer(text="Simulated games with a fixed seed: everyone sees the same numbers.")
+    embed.set_footer(text=_("Simulated games with a fixed seed: everyone sees the same numbers."))
     return {"embed": embed}
 
 
@@ -161,7 +173,7 @@ async def answer(
     interaction: discord.Interaction,
     *,
     share: bool,
-    needs: figures.Once[Any] | None,
+    needs: figures.Once[Any] | figures.PerLanguage[Any] | None,
     build: Callable[[], dict[str, Any]],
 ) -> None:
     """Answer with ``build()``'s message fields. When ``needs`` is not computed yet, defer

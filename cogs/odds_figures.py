@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Generic, TypeVar
 
+from bot import i18n
 from bot.pictures.picture import Picture
 from cogs import odds_render as render
 from game_core.ai.diceman import equilibrium, matchup_table
@@ -83,11 +84,51 @@ def diceman_figures() -> render.DicemanFigures:
     )
 
 
+class PerLanguage(Generic[T]):
+    """A ``Once`` per language, for a value that holds translated text (a picture's labels
+    and alt text): ``get`` and ``ready`` answer for the language in use where they are
+    called (``asyncio.to_thread`` carries it into the worker thread), and the value is
+    computed inside ``i18n.use`` of that language."""
+
+    def __init__(self, compute: Callable[[], T], name: str) -> None:
+        self._compute = compute
+        self._name = name
+        self._lock = threading.Lock()
+        self._values: dict[str, Once[T]] = {}
+
+    def _once(self) -> Once[T]:
+        language = i18n.current()
+        with self._lock:
+            once = self._values.get(language)
+            if once is None:
+
+                def compute() -> T:
+                    with i18n.use(language):
+                        return self._compute()
+
+                once = Once(compute, f"{self._name} ({language})")
+                self._values[language] = once
+        return once
+
+    @property
+    def ready(self) -> bool:
+        return self._once().ready
+
+    def get(self) -> T:
+        return self._once().get()
+
+    def forget(self) -> None:
+        """Drop every language's value (tests use it to exercise the first request)."""
+        with self._lock:
+            self._values.clear()
+
+
 def _diceman_picture() -> Picture:
     return render.render_diceman_picture(diceman_figures())
 
 
-DICEMAN_PICTURE: Once[Picture] = Once(_diceman_picture, "the Diceman odds picture")
+# The picture's title and alt text are in the player's language: one picture per language.
+DICEMAN_PICTURE: PerLanguage[Picture] = PerLanguage(_diceman_picture, "the Diceman odds picture")
 
 
 # Knucklebones: a fixed seed, so every process shows the same numbers. Random play uses the

@@ -19,10 +19,13 @@ from fractions import Fraction
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
+from bot.i18n import N_, _, ngettext, number, pgettext
 from bot.pictures import contrast
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
+from cogs.leaderboard import command_word, option_word
 from game_core.analysis.weighted_dice import DESIGN_ROUNDS
 from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
 from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS
@@ -55,8 +58,15 @@ RAMP = (
 )
 LIGHT_INK, DARK_INK = colours.TEXT, colours.INK_ON_LIGHT
 
-DIE_NAMES = {"M": "Magic", "P": "Priority", "S": "Sword", "H": "Shield"}
-DIE_KEY = "M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10"
+# The table's letters stay as the engine labels them (M, P, S, H) in every language; the
+# key below the table says which die each stands for.
+DIE_NAMES = {"M": N_("Magic"), "P": N_("Priority"), "S": N_("Sword"), "H": N_("Shield")}
+
+
+def die_key() -> str:
+    """What the table's letters stand for."""
+    # Translators: the key under the Diceman table; the letters M, P, S, H stay as they are.
+    return _("M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10")
 
 
 @dataclass(frozen=True)
@@ -126,10 +136,10 @@ def ramp_colour(share: float) -> colours.RGB:
 def cell_percent(share: float) -> str:
     """A whole percentage that never rounds a possible outcome to 0% or a sure one to 100%."""
     if 0 < share < 0.005:
-        return "<1%"
+        return "<" + i18n.percent(0.01)
     if 0.995 <= share < 1:
-        return ">99%"
-    return f"{share:.0%}"
+        return ">" + i18n.percent(0.99)
+    return i18n.percent(share)
 
 
 def text_colour_on(fill: colours.RGB) -> colours.RGB:
@@ -158,7 +168,8 @@ def render_diceman_picture(figures: DicemanFigures) -> Picture:
     draw = ImageDraw.Draw(image)
     pictures_text.draw_text(
         image, (MARGIN, MARGIN + TITLE_BAR / 2 - 2),
-        "Your pick (row) vs theirs: % you deal more · = % even",
+        # Translators: the title drawn on the Diceman table picture (about 50 characters fit).
+        _("Your pick (row) vs theirs: % you deal more · = % even"),
         TITLE_SIZE, colours.TEXT, BACKGROUND, weight="bold", max_width=WIDTH - 2 * MARGIN,
     )  # fmt: skip
     header_y = MARGIN + TITLE_BAR + HEADER / 2
@@ -203,16 +214,16 @@ def diceman_alt_text(figures: DicemanFigures) -> str:
             for c in range(len(figures.labels))
         )
         rows.append(f"{label}: {cells}.")
-    return clip_alt_text(
+    introduction = _(
         "Diceman, one round: how often the row's two dice deal more damage than the "
-        f"column's, with the share of even rounds in brackets. Columns: "
-        f"{', '.join(figures.labels)}. " + " ".join(rows) + f" {DIE_KEY}."
-    )
+        "column's, with the share of even rounds in brackets. Columns: {columns}."
+    ).format(columns=", ".join(figures.labels))
+    return clip_alt_text(f"{introduction} {' '.join(rows)} {die_key()}.")
 
 
 def full_name(label: str) -> str:
     """``"S+H"`` -> ``"Sword + Shield"``."""
-    return " + ".join(DIE_NAMES[part] for part in label.split("+"))
+    return " + ".join(_(DIE_NAMES[part]) for part in label.split("+"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -222,46 +233,55 @@ def full_name(label: str) -> str:
 
 def percent(value: float) -> str:
     """A percentage with as many decimals as it needs, at most two ("25%", "7.5%")."""
-    text = f"{100 * value:.2f}".rstrip("0").rstrip(".")
-    return f"{text}%"
+    decimals = f"{100 * value:.2f}".rstrip("0").rstrip(".").partition(".")[2]
+    return i18n.percent(value, len(decimals))
 
 
 def one_in(chance: Fraction) -> str:
     """ "1 in 4" when the chance is exactly one over a whole number, else "about 1 in 7"."""
     if chance <= 0:
-        return "never"
+        return _("never")
     if chance.numerator == 1:
-        return f"1 in {chance.denominator}"
-    return f"about 1 in {round(1 / chance)}"
+        # Translators: a chance, "1 in 4" (rolls).
+        return _("1 in {count}").format(count=number(chance.denominator))
+    return _("about 1 in {count}").format(count=number(round(1 / chance)))
 
 
 def diceman_mix_lines(figures: DicemanFigures) -> list[str]:
     """How often to pick each pair for play nobody can exploit, most picked first."""
     used = sorted((e for e in figures.mix if e.probability > 0), key=lambda e: -e.probability)
-    lines = [f"**{full_name(e.label)}** in {e.probability:.0%} of rounds" for e in used]
+    lines = [
+        _("**{pair}** in {share} of rounds").format(
+            pair=full_name(e.label), share=i18n.percent(e.probability)
+        )
+        for e in used
+    ]
     unused = [full_name(e.label) for e in figures.mix if e.probability <= 0]
     if unused:
-        lines.append("never: " + ", ".join(unused))
+        # Translators: the pairs of dice never to pick, after "never:".
+        lines.append(_("never: {pairs}").format(pairs=", ".join(unused)))
     return lines
 
 
 def diceman_advice(figures: DicemanFigures) -> str:
     """What to do, in one sentence: the backbone pick and what never to take."""
-    best = max(figures.mix, key=lambda e: e.probability)
+    best = full_name(max(figures.mix, key=lambda e: e.probability).label)
     unused = [e.label for e in figures.mix if e.probability <= 0]
-    sentence = f"**{full_name(best.label)}** is the best all-round pick"
     if unused:
         shared = set(unused[0].split("+")).intersection(*(u.split("+") for u in unused))
         if shared:
-            sentence += f"; never take **{DIE_NAMES[sorted(shared)[0]]}**"
-        else:
-            sentence += "; never pick " + ", ".join(full_name(u) for u in unused)
-    return sentence + "."
+            return _("**{pair}** is the best all-round pick; never take **{die}**.").format(
+                pair=best, die=_(DIE_NAMES[sorted(shared)[0]])
+            )
+        return _("**{pair}** is the best all-round pick; never pick {pairs}.").format(
+            pair=best, pairs=", ".join(full_name(u) for u in unused)
+        )
+    return _("**{pair}** is the best all-round pick.").format(pair=best)
 
 
 def diceman_reading(figures: DicemanFigures) -> str:
     """Why mixing matters, in plain words."""
-    return (
+    return _(
         "Mix your picks in about these shares and no opponent can get ahead of you on "
         "average; picking the same pair every round lets them counter it. Near a kill, "
         "dealing the last points matters more than the average."
@@ -279,40 +299,65 @@ class PairOdds:
     tie: Fraction
 
 
+def die_name(die: int) -> str:
+    """``d20``: a die as the games write it."""
+    return f"d{die}"
+
+
 def pair_lines(odds: PairOdds) -> list[str]:
     """The three outcomes, each as an exact fraction and a percentage."""
-    a, b = f"d{odds.die_a}", f"d{odds.die_b}"
-    first = f"First roller ({a}) wins" if odds.die_a == odds.die_b else f"The {a} wins"
-    second = f"Second roller ({b}) wins" if odds.die_a == odds.die_b else f"The {b} wins"
+    a, b = die_name(odds.die_a), die_name(odds.die_b)
+    if odds.die_a == odds.die_b:
+        first = _("First roller ({die}) wins: **{fraction}** = {percent}")
+        second = _("Second roller ({die}) wins: **{fraction}** = {percent}")
+    else:
+        first = second = _("The {die} wins: **{fraction}** = {percent}")
     return [
-        f"{first}: **{odds.a_wins}** = {percent(float(odds.a_wins))}",
-        f"{second}: **{odds.b_wins}** = {percent(float(odds.b_wins))}",
-        f"Tie, the house takes every bet: **{odds.tie}** = {percent(float(odds.tie))}",
+        first.format(die=a, fraction=odds.a_wins, percent=percent(float(odds.a_wins))),
+        second.format(die=b, fraction=odds.b_wins, percent=percent(float(odds.b_wins))),
+        _("Tie, the house takes every bet: **{fraction}** = {percent}").format(
+            fraction=odds.tie, percent=percent(float(odds.tie))
+        ),
     ]
 
 
 def pair_reading(odds: PairOdds) -> str:
     """One line a bettor can act on."""
-    tie = f"a tie ({one_in(odds.tie)} rolls) hands every bet to the house"
+    tie_chance = one_in(odds.tie)
     if odds.a_wins == odds.b_wins:
-        return f"Even dice: neither roller is the favourite, and {tie}."
+        return _(
+            "Even dice: neither roller is the favourite, and a tie ({chance} rolls) hands "
+            "every bet to the house."
+        ).format(chance=tie_chance)
     if odds.a_wins > odds.b_wins:
         favourite, chance, other, other_chance = odds.die_a, odds.a_wins, odds.die_b, odds.b_wins
     else:
         favourite, chance, other, other_chance = odds.die_b, odds.b_wins, odds.die_a, odds.a_wins
     ratio = float(chance / other_chance)
-    return (
-        f"The d{favourite} is the favourite: it wins {percent(float(chance))} of rolls, "
-        f"{ratio:.1f}x as often as the d{other}, and {tie}."
+    return _(
+        "The {favourite} is the favourite: it wins {percent} of rolls, {ratio}x as often as "
+        "the {other}, and a tie ({chance} rolls) hands every bet to the house."
+    ).format(
+        favourite=die_name(favourite),
+        percent=percent(float(chance)),
+        ratio=number(ratio, 1),
+        other=die_name(other),
+        chance=tie_chance,
     )
 
 
 def die_against_all_lines(die: int, rows: Sequence[PairOdds]) -> list[str]:
     """A monospace table: ``die`` as the first roller against every die."""
-    lines = [f"{'d' + str(die) + ' vs':>9}  {'wins':>7} {'loses':>7} {'tie':>6}", "-" * 32]
+    # Translators: the heads of a narrow table's columns ("d6 vs", "wins", "loses", "tie");
+    # keep each within 8 characters.
+    against = _("{die} vs").format(die=die_name(die))
+    wins = pgettext("odds table", "wins")
+    loses = pgettext("odds table", "loses")
+    tie = pgettext("odds table", "tie")
+    lines = [f"{against:>9}  {wins:>7} {loses:>7} {tie:>6}", "-" * 32]
     for odds in rows:
         lines.append(
-            f"{'d' + str(odds.die_b):>9}  {percent(float(odds.a_wins)):>7} "
+            f"{die_name(odds.die_b):>9}  {percent(float(odds.a_wins)):>7} "
             f"{percent(float(odds.b_wins)):>7} {percent(float(odds.tie)):>6}"
         )
     return lines
@@ -320,19 +365,24 @@ def die_against_all_lines(die: int, rows: Sequence[PairOdds]) -> list[str]:
 
 def odds_grid_lines(dice: Sequence[int], cells: dict[tuple[int, int], float]) -> list[str]:
     """A monospace grid of percentages, row die against column die."""
-    lines = ["     " + "".join(f"{'d' + str(d):>6}" for d in dice)]
+    lines = ["     " + "".join(f"{die_name(d):>6}" for d in dice)]
     for row in dice:
-        values = "".join(f"{100 * cells[row, column]:>5.1f}%" for column in dice)
-        lines.append(f"{'d' + str(row):<5}{values}")
+        values = "".join(f"{i18n.percent(cells[row, column], 1):>6}" for column in dice)
+        lines.append(f"{die_name(row):<5}{values}")
     return lines
 
 
 def game_length_lines(table: LengthTable) -> list[str]:
     """A monospace table: per table size, the rounds a game to the card's 150 lasts, and
     the short game's target with its rounds (the lab's simulation)."""
+    # Translators: the heads of a narrow table (32 characters at most on a phone): "to 150"
+    # and "short game" above two column pairs, then "seats", "rounds", "points", "rounds";
+    # keep "to 150" within 8 characters, "short game" within 13, the others within 6.
+    to_points = _("to {points}").format(points=TARGET_POINTS)
+    short_game, seats, rounds, points = _("short game"), _("seats"), _("rounds"), _("points")
     lines = [
-        f"       to {TARGET_POINTS}    short game",
-        "seats  rounds    points rounds",
+        f"{'':7}{to_points:<10}{short_game}",
+        f"{seats:>5}  {rounds:>6}    {points:>6} {rounds:>6}",
         "-" * 30,
     ]
     for players in TABLE_SIZES:
@@ -343,19 +393,54 @@ def game_length_lines(table: LengthTable) -> list[str]:
     return lines
 
 
+def short_game_command() -> str:
+    """``/weighted new points:short game`` as the player's client lists it."""
+    words = " ".join(command_word(name) for name in ("weighted", "new"))
+    # The choice's name, as the command translator shows it in the picker.
+    choice = _("short game")
+    return f"`/{words} {option_word('points')}:{choice}`"
+
+
 def game_length_reading(table: LengthTable) -> str:
     """What the length table means for a host choosing the points to win."""
     low, high = DESIGN_ROUNDS
     five = table.length(MIN_PLAYERS, TARGET_POINTS)
     near = [p for p in TABLE_SIZES if low <= table.length(p, TARGET_POINTS).rounds <= high]
-    at = f"{near[0]}" if len(near) == 1 else f"{near[0]} to {near[-1]}" if near else "no"
-    return (
-        f"The card's designer aimed at {low}-{high} rounds. At {TARGET_POINTS} points that "
-        f"holds with {at} players; with {MIN_PLAYERS} a game lasts about {five.rounds} "
-        f"rounds (most between {round(five.p10)} and {round(five.p90)}). "
-        f"`/weighted new points:short game` sets the target closest to {low}-{high} rounds "
-        f"for the players seated when the host presses Start (never above {TARGET_POINTS})."
+    values = {
+        "low": number(low),
+        "high": number(high),
+        "points": number(TARGET_POINTS),
+        "fewest": number(MIN_PLAYERS),
+        "rounds": number(five.rounds),
+        "p10": number(round(five.p10)),
+        "p90": number(round(five.p90)),
+        "command": short_game_command(),
+    }
+    # Translators: {low}-{high} is a range of rounds (8-12); {command} is a slash command.
+    if not near:
+        sentence = _(
+            "The card's designer aimed at {low}-{high} rounds. At {points} points that holds "
+            "with no table size; with {fewest} a game lasts about {rounds} rounds (most "
+            "between {p10} and {p90})."
+        )
+    elif len(near) == 1:
+        sentence = _(
+            "The card's designer aimed at {low}-{high} rounds. At {points} points that holds "
+            "with {first} players; with {fewest} a game lasts about {rounds} rounds (most "
+            "between {p10} and {p90})."
+        )
+    else:
+        sentence = _(
+            "The card's designer aimed at {low}-{high} rounds. At {points} points that holds "
+            "with {first} to {last} players; with {fewest} a game lasts about {rounds} rounds "
+            "(most between {p10} and {p90})."
+        )
+    values.update(first=number(near[0]) if near else "", last=number(near[-1]) if near else "")
+    short = _(
+        "{command} sets the target closest to {low}-{high} rounds for the players seated "
+        "when the host presses Start (never above {points})."
     )
+    return f"{sentence.format(**values)} {short.format(**values)}"
 
 
 @dataclass(frozen=True)
@@ -376,46 +461,105 @@ class SeatFigures:
     turns_p90: int | None = None
 
 
+# The simulated levels: how a sentence names the play at each level, and the sentence for a
+# level where every game was drawn.
+LEVEL_PLAY = {"Random": N_("random play"), "Medium": N_("medium play")}
+LEVEL_ALL_DRAWN = {
+    "Random": N_("Every random game was drawn."),
+    "Medium": N_("Every medium game was drawn."),
+}
+
+
+def level_play(level: str) -> str:
+    """``medium play`` in the current language (lowercase, for inside a sentence)."""
+    name = LEVEL_PLAY.get(level)
+    return _(name) if name is not None else f"{level.lower()} play"
+
+
+def level_heading(level: str) -> str:
+    """``Medium play``: the level as a bold line starts."""
+    play = level_play(level)
+    return play[:1].upper() + play[1:]
+
+
 def seat_line(figures: SeatFigures) -> str:
     low, high = figures.first_ci95
-    return (
-        f"**{figures.level} play** ({figures.games:,} games): the first player wins "
-        f"**{percent_1(figures.first_wins)}** (most likely between {percent_1(low)} and "
-        f"{percent_1(high)}), the second {percent_1(figures.second_wins)}, draws "
-        f"{percent_1(figures.draws)}."
+    return ngettext(
+        "**{level}** ({games} game): the first player wins **{first}** (most likely between "
+        "{low} and {high}), the second {second}, draws {draws}.",
+        "**{level}** ({games} games): the first player wins **{first}** (most likely between "
+        "{low} and {high}), the second {second}, draws {draws}.",
+        figures.games,
+    ).format(
+        level=level_heading(figures.level),
+        games=number(figures.games),
+        first=percent_1(figures.first_wins),
+        low=percent_1(low),
+        high=percent_1(high),
+        second=percent_1(figures.second_wins),
+        draws=percent_1(figures.draws),
     )
 
 
 def length_line(figures: SeatFigures) -> str:
+    level = level_heading(figures.level)
     if figures.mean_turns is None or figures.median_turns is None:
-        return f"**{figures.level} play**: no games."
-    line = (
-        f"**{figures.level} play**: {figures.mean_turns:.1f} turns on average, "
-        f"median {figures.median_turns}"
-    )
+        return _("**{level}**: no games.").format(level=level)
+    values = {
+        "level": level,
+        "mean": number(figures.mean_turns, 1),
+        "median": number(figures.median_turns),
+        "share": i18n.percent(0.8),
+        "fewest": number(17),
+    }
     if figures.turns_p10 is not None and figures.turns_p90 is not None:
-        line += f", 80% of games last {figures.turns_p10}–{figures.turns_p90}"
-    return line + " (a turn is one die placed; 17 at the very least)."
+        return _(
+            "**{level}**: {mean} turns on average, median {median}, {share} of games last "
+            "{p10}–{p90} (a turn is one die placed; {fewest} at the very least)."
+        ).format(p10=number(figures.turns_p10), p90=number(figures.turns_p90), **values)
+    return _(
+        "**{level}**: {mean} turns on average, median {median} (a turn is one die placed; "
+        "{fewest} at the very least)."
+    ).format(**values)
 
 
 def advantage_reading(figures: SeatFigures) -> str:
     """One sentence: is moving first worth anything?"""
     if figures.decided_share is None:
-        return f"Every {figures.level.lower()} game was drawn."
+        sentence = LEVEL_ALL_DRAWN.get(figures.level)
+        if sentence is None:
+            return _("Every game was drawn.")
+        return _(sentence)
     low, high = figures.decided_ci95
     # Within two points of even, a significant difference is still a small one.
-    size = "a small but real" if abs(figures.decided_share - 0.5) < 0.02 else "a real"
-    if low > 0.5:
-        verdict = f"moving first is {size} advantage"
+    small = abs(figures.decided_share - 0.5) < 0.02
+    if low > 0.5 and small:
+        sentence = _(
+            "At {play} moving first is a small but real advantage: the first player takes "
+            "{share} of the games somebody wins."
+        )
+    elif low > 0.5:
+        sentence = _(
+            "At {play} moving first is a real advantage: the first player takes {share} of "
+            "the games somebody wins."
+        )
+    elif high < 0.5 and small:
+        sentence = _(
+            "At {play} moving first is a small but real disadvantage: the first player takes "
+            "{share} of the games somebody wins."
+        )
     elif high < 0.5:
-        verdict = f"moving first is {size} disadvantage"
+        sentence = _(
+            "At {play} moving first is a real disadvantage: the first player takes {share} of "
+            "the games somebody wins."
+        )
     else:
-        verdict = "moving first makes no measurable difference"
-    return (
-        f"At {figures.level.lower()} play {verdict}: the first player takes "
-        f"{percent_1(figures.decided_share)} of the games somebody wins."
-    )
+        sentence = _(
+            "At {play} moving first makes no measurable difference: the first player takes "
+            "{share} of the games somebody wins."
+        )
+    return sentence.format(play=level_play(figures.level), share=percent_1(figures.decided_share))
 
 
 def percent_1(value: float) -> str:
-    return f"{100 * value:.1f}%"
+    return i18n.percent(value, 1)

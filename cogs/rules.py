@@ -17,14 +17,18 @@ from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.guild_settings import GuildSettings
+from bot.i18n import N_, _
 from bot.leaderboard import GAME_TITLES, game_title
 from bot.pictures import palette
 from cogs.admin import duration_text
-from cogs.leaderboard import GAME_CHOICES, start_hint
+from cogs.leaderboard import GAME_CHOICES, command_text, start_hint
 
 
 @dataclass(frozen=True)
 class RulesCard:
+    """One game's rules, every text marked with ``N_`` and translated where shown. A text
+    may name a slash command as ``{placeholder}`` (see ``command_names``)."""
+
     summary: str
     sections: tuple[tuple[str, str], ...]
     house: str
@@ -32,62 +36,75 @@ class RulesCard:
 
 RULES: dict[str, RulesCard] = {
     "knucklebones": RulesCard(
-        summary=(
+        summary=N_(
             "Two players, each with a 3×3 grid: three columns of three slots. On your turn "
             "you roll one d6 and put it in one of **your** columns that still has room."
         ),
         sections=(
             (
-                "Knocking out",
-                "Placing a die removes every die of the same face from your opponent's "
-                "**same** column.",
+                N_("Knocking out"),
+                N_(
+                    "Placing a die removes every die of the same face from your opponent's "
+                    "**same** column."
+                ),
             ),
             (
-                "Scoring",
-                "In a column, each face counts face × copies × copies: `4 4 2` is "
-                "4×2×2 + 2 = **18**, `5 5 5` is **45**. Your score is your three columns added.",
+                N_("Scoring"),
+                N_(
+                    "In a column, each face counts face × copies × copies: `4 4 2` is "
+                    "4×2×2 + 2 = **18**, `5 5 5` is **45**. Your score is your three columns "
+                    "added."
+                ),
             ),
             (
-                "The end",
-                "The game stops the moment someone fills their ninth slot. Higher score wins; "
-                "equal scores are a draw.",
+                N_("The end"),
+                N_(
+                    "The game stops the moment someone fills their ninth slot. Higher score "
+                    "wins; equal scores are a draw."
+                ),
             ),
         ),
-        house=(
+        house=N_(
             "A coin flip picks who starts, unless the challenge says otherwise, and the "
             "record keeps who went first. Running out of time on your turn, or forfeiting, "
             "loses the game."
         ),
     ),
     "diceman": RulesCard(
-        summary=(
+        summary=N_(
             "Two duelists, 20 life each, each owning a **Magic d4**, **Priority d6**, "
             "**Sword d8** and **Shield d10**. Every round both secretly pick exactly two "
             "dice, then both roll; a die you did not pick counts as 0."
         ),
         sections=(
             (
-                "Phases",
-                "The round is fought in phases 6 down to 0; you act in the phase equal to "
-                "your Priority roll. When you act with more Priority than your opponent (a "
-                "gap of d): your sword first strikes up to d unblockable (and loses that "
-                "much), then your shield strikes for up to d, capped by what it would block "
-                "of their sword.",
+                N_("Phases"),
+                N_(
+                    "The round is fought in phases 6 down to 0; you act in the phase equal to "
+                    "your Priority roll. When you act with more Priority than your opponent (a "
+                    "gap of d): your sword first strikes up to d unblockable (and loses that "
+                    "much), then your shield strikes for up to d, capped by what it would "
+                    "block of their sword."
+                ),
             ),
             (
-                "Swords and magic",
-                "Your sword then hits for its value minus their shield. Magic only fires if "
-                "you took no damage that phase; if both act with magic and neither was hurt, "
-                "the higher magic deals the difference.",
+                N_("Swords and magic"),
+                N_(
+                    "Your sword then hits for its value minus their shield. Magic only fires "
+                    "if you took no damage that phase; if both act with magic and neither was "
+                    "hurt, the higher magic deals the difference."
+                ),
             ),
             (
-                "Winning",
-                "A phase's damage lands all at once; whoever is at 0 or less is dead and "
-                "never acts again. Both dead together is a draw. Life carries over between "
-                "rounds.",
+                N_("Winning"),
+                N_(
+                    "A phase's damage lands all at once; whoever is at 0 or less is dead and "
+                    "never acts again. Both dead together is a draw. Life carries over between "
+                    "rounds."
+                ),
             ),
         ),
-        house=(
+        house=N_(
             "After **30 rounds** the higher life wins (equal life: a draw), so nobody can "
             "stall forever. Picks are made in secret (by DM, or the **Make your move** "
             "button). Forfeiting, or being the only one out of time, loses the game; if "
@@ -95,65 +112,76 @@ RULES: dict[str, RulesCard] = {
         ),
     ),
     "weighted_dice": RulesCard(
-        summary=(
+        summary=N_(
             "A betting table for 5 to 12 players, everyone starting at 20 points. A d20 "
             "roll-off picks the first house; the house then passes clockwise every round."
         ),
         sections=(
             (
-                "A round",
-                "The house picks two other players as rollers and hands each a die (d4, d6, "
-                "d8, d10, d12 or d20). Everyone else may bet once, 1 to all their points, on "
-                "one roller. Bets are final. Then both rollers roll; the higher roll wins.",
+                N_("A round"),
+                N_(
+                    "The house picks two other players as rollers and hands each a die (d4, "
+                    "d6, d8, d10, d12 or d20). Everyone else may bet once, 1 to all their "
+                    "points, on one roller. Bets are final. Then both rollers roll; the "
+                    "higher roll wins."
+                ),
             ),
             (
-                "Scoring",
-                "Backers of the winner gain their bet plus everything bet on the loser (or "
-                "half their bet, rounded down, when nobody backed the loser). Backers of the "
-                "loser lose their bet but never drop below 5. The winning roller gains their "
-                "roll plus the bets on the loser.",
+                N_("Scoring"),
+                N_(
+                    "Backers of the winner gain their bet plus everything bet on the loser "
+                    "(or half their bet, rounded down, when nobody backed the loser). Backers "
+                    "of the loser lose their bet but never drop below 5. The winning roller "
+                    "gains their roll plus the bets on the loser."
+                ),
             ),
             (
-                "Ties and the end",
-                "On a tied roll the house wins every bet; with no bets at all the house is "
-                "set to 5 points. The game ends after the round in which someone reaches "
-                "**150** (or the target the host chose at `/weighted new`, such as a short "
-                "game): the highest score wins, and ties share the win.",
+                N_("Ties and the end"),
+                N_(
+                    "On a tied roll the house wins every bet; with no bets at all the house "
+                    "is set to 5 points. The game ends after the round in which someone "
+                    "reaches **150** (or the target the host chose at {weighted_new}, such as "
+                    "a short game): the highest score wins, and ties share the win."
+                ),
             ),
         ),
-        house=(
+        house=N_(
             "Players tied on the first d20 re-roll among themselves. Betting closes when "
             "everyone has bet or the betting window runs out. Your points stay in the "
             "standings if you leave."
         ),
     ),
     "dimension_duel": RulesCard(
-        summary=(
+        summary=N_(
             "**Tau** against **Kaon**, 75 hit points each. Tau attacks first and the roles "
             "swap every turn; all dice are d6."
         ),
         sections=(
             (
-                "A turn",
-                "1. The attacker picks a Tau or Kaon ray, the defender an anti-Tau or "
-                "anti-Kaon shield: a mismatch gives the attacker a die.\n"
-                "2. The attacker aims at Head, Torso or Extremities, the defender guards one: "
-                "a miss gives another die.\n"
-                "3. Both pick a function, then everyone rolls their dice as damage.",
+                N_("A turn"),
+                N_(
+                    "1. The attacker picks a Tau or Kaon ray, the defender an anti-Tau or "
+                    "anti-Kaon shield: a mismatch gives the attacker a die.\n"
+                    "2. The attacker aims at Head, Torso or Extremities, the defender guards "
+                    "one: a miss gives another die.\n"
+                    "3. Both pick a function, then everyone rolls their dice as damage."
+                ),
             ),
             (
-                "Functions",
-                "**Bluff** does nothing · **Disruptor** cancels all damage · **Delayed "
-                "Attack** gives you a die · **Deflector** makes each player take their own "
-                "dice · **Intensifier** doubles all damage (two: ×4) · **Particle Changer** "
-                "flips your own or your opponent's ray/shield choice.",
+                N_("Functions"),
+                N_(
+                    "**Bluff** does nothing · **Disruptor** cancels all damage · **Delayed "
+                    "Attack** gives you a die · **Deflector** makes each player take their "
+                    "own dice · **Intensifier** doubles all damage (two: ×4) · **Particle "
+                    "Changer** flips your own or your opponent's ray/shield choice."
+                ),
             ),
             (
-                "Winning",
-                "At 0 hit points or less you are out; both out in the same turn is a draw.",
+                N_("Winning"),
+                N_("At 0 hit points or less you are out; both out in the same turn is a draw."),
             ),
         ),
-        house=(
+        house=N_(
             "**Tactical** mode (the default) lets both players choose everything in secret, "
             "and each special function works **once per game** (Bluff is unlimited). "
             "**Classic** mode rolls a d6 for every choice. An Intensifier really doubles "
@@ -164,29 +192,43 @@ RULES: dict[str, RulesCard] = {
 }
 
 
+def command_names() -> dict[str, str]:
+    """The slash commands the rules mention, as the player's client lists them."""
+    return {"weighted_new": command_text("weighted", "new")}
+
+
+def card_text(text: str) -> str:
+    """One of the rules' texts in the current language, its commands filled in."""
+    return _(text).format(**command_names())
+
+
 def timers_text(game: str, settings: GuildSettings) -> str:
     if game == "knucklebones":
-        return f"{duration_text(settings.turn_timeout_seconds)} per turn"
+        return _("{duration} per turn").format(
+            duration=duration_text(settings.turn_timeout_seconds)
+        )
     if game in ("diceman", "dimension_duel"):
-        return f"{duration_text(settings.round_timeout_seconds)} per round to lock in"
-    return (
-        f"the house has {duration_text(settings.house_setup_seconds)} to set up a round, "
-        f"betting stays open {duration_text(settings.betting_window_seconds)}"
+        return _("{duration} per round to lock in").format(
+            duration=duration_text(settings.round_timeout_seconds)
+        )
+    return _("the house has {setup} to set up a round, betting stays open {betting}").format(
+        setup=duration_text(settings.house_setup_seconds),
+        betting=duration_text(settings.betting_window_seconds),
     )
 
 
 def rules_embed(game: str, settings: GuildSettings | None, hint: str) -> discord.Embed:
     card = RULES[game]
     embed = discord.Embed(
-        title=f"📖 {game_title(game)} — rules",
-        description=card.summary,
+        title=_("📖 {game} — rules").format(game=game_title(game)),
+        description=card_text(card.summary),
         colour=discord.Colour(palette.EMBED_INFO),
     )
     for name, text in card.sections:
-        embed.add_field(name=name, value=text, inline=False)
-    embed.add_field(name="House decisions", value=card.house, inline=False)
+        embed.add_field(name=_(name), value=card_text(text), inline=False)
+    embed.add_field(name=_("House decisions"), value=card_text(card.house), inline=False)
     if settings is not None:
-        embed.add_field(name="On this server", value=timers_text(game, settings), inline=False)
+        embed.add_field(name=_("On this server"), value=timers_text(game, settings), inline=False)
     embed.set_footer(text=hint.replace("`", ""))
     return embed
 
@@ -200,7 +242,7 @@ class Rules(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         if game not in GAME_TITLES:
-            raise UserError("Pick a game from the list Discord offers.")
+            raise UserError(_("Pick a game from the list Discord offers."))
         await send_rules(self.bot, interaction, game)
 
 

@@ -27,11 +27,13 @@ import logging
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import discord
 from pydantic import BaseModel, Field
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.challenges import (
     act_on_challenge,
@@ -61,6 +63,7 @@ from bot.games import (
     StepContext,
     cancel_reason,
 )
+from bot.i18n import N_, _, list_of, number, pgettext
 from bot.pictures import palette
 from bot.pictures import worker as picture_worker
 from bot.pictures.picture import Picture
@@ -79,7 +82,7 @@ from bot.series import (
     series_of,
     with_series,
 )
-from bot.text import escape
+from bot.text import clip, escape
 from cogs.duel_render import describe_seconds, life_bar
 from game_core.base import Event, GameResult
 from game_core.errors import IllegalMove
@@ -104,6 +107,86 @@ POSTING_WAIT_SECONDS = 5.0
 COLOUR_RUNNING = discord.Colour(palette.EMBED_RUNNING)
 COLOUR_FINISHED = discord.Colour(palette.EMBED_FINISHED)
 COLOUR_CANCELLED = discord.Colour(palette.EMBED_CANCELLED)
+
+
+@dataclass(frozen=True)
+class RoundTexts:
+    """The sentences that name a game's round: "round" in Diceman, "turn" in Dimension
+    Duel (``SecretDuelGame.round_word`` picks the set). Whole sentences for each word, as
+    languages change the words around it (Spanish *esta ronda* but *este turno*)."""
+
+    heading: str
+    locked_title: str
+    over_title: str
+    next_controls: str
+    not_begun: str
+    stale: str
+    already_locked: str
+    time_left: str
+    warning: str
+
+
+ROUND_TEXTS: dict[str, RoundTexts] = {
+    "round": RoundTexts(
+        # Translators: the title of a duel's public message: "Diceman — Round 3".
+        heading=N_("{game} — Round {round}"),
+        locked_title=N_("Locked in — {game} round {round}"),
+        over_title=N_("{game} — round {round} is over"),
+        next_controls=N_("Your controls for the next round follow in a new message."),
+        not_begun=N_("That control is for round {requested}, which has not begun."),
+        stale=N_(
+            "That control belongs to round {requested}, which is over: this is round "
+            "{current}. Use your latest DM or the **Make your move** button on the game "
+            "message."
+        ),
+        already_locked=N_(
+            "You're already locked in for this round: a choice is final. Wait for your "
+            "opponent; the reveal comes as soon as they lock in."
+        ),
+        # Translators: {deadline} shows as "in 3 minutes", {duration} as "3 min".
+        time_left=N_("{deadline} ({duration} per round; a player who misses it forfeits)"),
+        warning=N_(
+            "⏰ Time is running out in your **{game}** game in {channel}: lock in your round "
+            "{deadline} or you forfeit. {link}"
+        ),
+    ),
+    "turn": RoundTexts(
+        # Translators: the title of a duel's public message: "Dimension Duel — Turn 3".
+        heading=N_("{game} — Turn {round}"),
+        locked_title=N_("Locked in — {game} turn {round}"),
+        over_title=N_("{game} — turn {round} is over"),
+        next_controls=N_("Your controls for the next turn follow in a new message."),
+        not_begun=N_("That control is for turn {requested}, which has not begun."),
+        stale=N_(
+            "That control belongs to turn {requested}, which is over: this is turn "
+            "{current}. Use your latest DM or the **Make your move** button on the game "
+            "message."
+        ),
+        already_locked=N_(
+            "You're already locked in for this turn: a choice is final. Wait for your "
+            "opponent; the reveal comes as soon as they lock in."
+        ),
+        # Translators: {deadline} shows as "in 3 minutes", {duration} as "3 min".
+        time_left=N_("{deadline} ({duration} per turn; a player who misses it forfeits)"),
+        warning=N_(
+            "⏰ Time is running out in your **{game}** game in {channel}: lock in your turn "
+            "{deadline} or you forfeit. {link}"
+        ),
+    ),
+}
+# The score of a finished duel in its game's measure (``SecretDuelGame.vitals_word``),
+# the named player's first.
+SCORE_TEXTS: dict[str, str] = {
+    # Translators: a Diceman score: "Life 12–0".
+    "Life": N_("Life {first}–{second}"),
+    # Translators: a Dimension Duel score in hit points: "HP 7–0".
+    "HP": N_("HP {first}–{second}"),
+}
+
+
+def slash(*names: str) -> str:
+    """A slash command as players type it in their language: ``/diceman challenge``."""
+    return "/" + " ".join(pgettext("command name", name) for name in names)
 
 
 def warning_after(timeout: int) -> float:
@@ -134,10 +217,10 @@ class SecretDuelGame(ABC, Generic[StateT]):
     """What the shared flow needs from one game: engine calls, words and controls."""
 
     game: ClassVar[str]  # the session's game key
-    title: ClassVar[str]  # "Diceman"
+    title: ClassVar[str]  # N_("Diceman"): a proper name, shown through _()
     command: ClassVar[str]  # the slash command group, e.g. "diceman"
-    round_word: ClassVar[str]  # "round" / "turn"
-    vitals_word: ClassVar[str]  # "Life" / "HP"
+    round_word: ClassVar[str]  # "round" / "turn": picks the ROUND_TEXTS (never shown)
+    vitals_word: ClassVar[str]  # "Life" / "HP": picks the SCORE_TEXTS (never shown)
     picks_key: ClassVar[str]  # summary key of the favourite picks
     emoji: ClassVar[str]
     # Dimension Duel: a coin flip decides who is Tau (seat 0) and attacks first.
@@ -204,6 +287,21 @@ class SecretDuelGame(ABC, Generic[StateT]):
 
     def summary_extra(self, state: StateT) -> dict[str, Any]:
         return {}
+
+    @property
+    def round_texts(self) -> RoundTexts:
+        return ROUND_TEXTS.get(self.round_word, ROUND_TEXTS["round"])
+
+    def shown_title(self) -> str:
+        """The game's name in the current language (a proper name: mostly unchanged)."""
+        return _(self.title)
+
+    def score_text(self, first: int, second: int) -> str:
+        """A score in the game's measure, ``first`` (the named player's) first."""
+        template = SCORE_TEXTS.get(self.vitals_word)
+        if template is None:
+            return f"{self.vitals_word} {number(first)}–{number(second)}"
+        return _(template).format(first=number(first), second=number(second))
 
     def replay_options(self, state: StateT) -> dict[str, Any]:
         """The options a game was started with, for its rematch or next game."""
@@ -369,15 +467,20 @@ class SecretDuelHandler(Generic[StateT]):
         previous = ctx.session
         command = self.rules.command
         if ctx.seat is None:
-            names = " and ".join(self.shown_names(previous))
             raise NotYourGame(
-                f"Only {names} can play on from this game. Start your own with "
-                f"`/{command} challenge` or `/{command} ai`."
+                _(
+                    "Only {players} can play on from this game. Start your own with "
+                    "`{challenge}` or `{ai}`."
+                ).format(
+                    players=list_of(self.shown_names(previous)),
+                    challenge=slash(command, "challenge"),
+                    ai=slash(command, "ai"),
+                )
             )
         refuse_unfinished(previous)
         parsed = self.parse(previous)
         if parsed is None or self.rules.result(parsed[0]) is None:
-            raise UserError("This game ended without a result: start a new one with a command.")
+            raise UserError(_("This game ended without a result: start a new one with a command."))
         state = parsed[0]
         winner = self.winner_of(previous, state)
         series = series_of(
@@ -392,9 +495,17 @@ class SecretDuelHandler(Generic[StateT]):
             refuse_next_game(series, winner)
             return self._set_up(ctx, options, next_in_match(series, winner, previous.id))
         if kind != "rematch":
-            raise IllegalMove(f"That is not something to do with a finished {self.rules.title}.")
+            raise UserError(
+                _("That is not something to do with a finished {game}.").format(
+                    game=self.rules.shown_title()
+                )
+            )
         if series.is_match and not match_over_after(series, winner):
-            raise UserError(f"The match goes on: press **Start game {series.game + 1}**.")
+            raise UserError(
+                _("The match goes on: press **Start game {number}**.").format(
+                    number=number(series.game + 1)
+                )
+            )
         again = rematch_after(series, winner, previous.id)
         if previous.vs_ai:
             return self._set_up(ctx, options, again)
@@ -461,21 +572,16 @@ class SecretDuelHandler(Generic[StateT]):
     def check_round(self, state: StateT, requested: object) -> int:
         current = self.rules.round_of(state)
         if requested != current:
-            word = self.rules.round_word
+            texts = self.rules.round_texts
             if isinstance(requested, int) and requested > current:
-                raise IllegalMove(f"That control is for {word} {requested}, which has not begun.")
-            raise StaleControl(
-                f"That control belongs to {word} {requested}, which is over: this is {word} "
-                f"{current}. Use your latest DM or the **Make your move** button on the game "
-                "message."
-            )
+                raise IllegalMove(texts.not_begun, {"requested": requested})
+            shown = number(requested) if isinstance(requested, int) else str(requested)
+            raise StaleControl(_(texts.stale).format(requested=shown, current=number(current)))
         return current
 
     def already_locked_text(self) -> str:
-        return (
-            f"You're already locked in for this {self.rules.round_word}: a choice is final. "
-            "Wait for your opponent; the reveal comes as soon as they lock in."
-        )
+        """The English template of "already locked in" (an IllegalMove's message id)."""
+        return self.rules.round_texts.already_locked
 
     def _lock(self, ctx: StepContext, state: StateT, ui: UiState, action: dict[str, Any]) -> Step:
         seat = self._seat(ctx)
@@ -506,7 +612,7 @@ class SecretDuelHandler(Generic[StateT]):
     def _finish(self, state: StateT, ui: UiState, events: list[Event]) -> Step:
         result = self.rules.result(state)
         view = self.rules.public_view(state)
-        values, _ = self.rules.vitals(view)
+        values, _maximum = self.rules.vitals(view)
         summary: dict[str, Any] = {
             "score_line": f"{self.rules.vitals_word} {max(0, values[0])}–{max(0, values[1])}",
             "rounds": self.rules.round_of(state),
@@ -578,7 +684,7 @@ class SecretDuelHandler(Generic[StateT]):
             series = challenge_line(load_series(session.state), self.raw_names(session))
             details = self.rules.challenge_details(challenge.get("options") or {})
             text = challenge_message_text(
-                self.rules.title,
+                self.rules.shown_title(),
                 challenge["challenger"],
                 challenge["opponent"],
                 challenge["expires_at"],
@@ -589,7 +695,7 @@ class SecretDuelHandler(Generic[StateT]):
         if self.parse(session) is None:
             # A game against the AI being set up: shown for a moment, if at all.
             return {
-                "content": f"{self.rules.emoji} Setting up the game…",
+                "content": f"{self.rules.emoji} " + _("Setting up the game…"),
                 "embed": None,
                 "view": None,
             }
@@ -628,7 +734,8 @@ class SecretDuelHandler(Generic[StateT]):
         if parsed is None:
             return {
                 "embed": discord.Embed(
-                    title=f"{self.rules.title} — game over", colour=COLOUR_FINISHED
+                    title=_("{game} — game over").format(game=self.rules.shown_title()),
+                    colour=COLOUR_FINISHED,
                 ),
                 "view": None,
             }
@@ -656,23 +763,33 @@ class SecretDuelHandler(Generic[StateT]):
         if parsed is None:
             return
         state, ui = parsed
-        todo = (
-            f"lock in your {self.rules.round_word}"
-            if self.rules.is_secret(state)
-            else "press **Roll** on the game message"
-        )
+        # Each warning speaks its player's language (the one their client last reported).
+        await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
             if seat.is_ai or seat.seat not in seats:
                 continue
-            text = (
-                f"⏰ Time is running out in your **{self.rules.title}** game in "
-                f"<#{session.channel_id}>: {todo} <t:{int(ui.deadline_at)}:R> or you forfeit. "
-                f"{self.message_link(session)}"
-            )
+            with i18n.use(self.bot.languages.of(seat.user_id)):
+                text = self.warning_text(session, state, ui)
             try:
                 await self.bot.send_dm(seat.user_id, content=text)
             except discord.HTTPException as error:
                 log.info("could not send a duel warning DM (HTTP %s)", error.status)
+
+    def warning_text(self, session: Session, state: StateT, ui: UiState) -> str:
+        """The "time is running out" DM, in the current language."""
+        if self.rules.is_secret(state):
+            template = _(self.rules.round_texts.warning)
+        else:
+            template = _(
+                "⏰ Time is running out in your **{game}** game in {channel}: press "
+                "**Roll** on the game message {deadline} or you forfeit. {link}"
+            )
+        return template.format(
+            game=self.rules.shown_title(),
+            channel=f"<#{session.channel_id}>",
+            deadline=f"<t:{int(ui.deadline_at)}:R>",
+            link=self.message_link(session),
+        ).strip()
 
     # -- rendering ---------------------------------------------------------------------------
 
@@ -702,20 +819,47 @@ class SecretDuelHandler(Generic[StateT]):
     ) -> dict[str, Any]:
         challenge = session.state.get("challenge", {})
         challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
-        title = self.rules.title
-        noun = "rematch" if is_rematch(session.state) else "challenge"
-        text = {
-            "declined": f"<@{opponent}> declined the {title} {noun} from <@{challenger}>.",
-            "withdrawn": f"<@{challenger}> withdrew the {title} {noun} to <@{opponent}>.",
-            "expired": (
-                f"The {title} {noun} from <@{challenger}> to <@{opponent}> expired "
-                "without an answer."
-            ),
-            "closed": (
-                f"The {title} {noun} from <@{challenger}> to <@{opponent}> was "
-                f"{reason or 'closed'}."
-            ),
-        }[how]
+        rematch = is_rematch(session.state)
+        if how == "declined":
+            template = (
+                _("{opponent} declined the {game} rematch from {challenger}.")
+                if rematch
+                else _("{opponent} declined the {game} challenge from {challenger}.")
+            )
+        elif how == "withdrawn":
+            template = (
+                _("{challenger} withdrew the {game} rematch to {opponent}.")
+                if rematch
+                else _("{challenger} withdrew the {game} challenge to {opponent}.")
+            )
+        elif how == "expired":
+            template = (
+                _("The {game} rematch from {challenger} to {opponent} expired without an answer.")
+                if rematch
+                else _(
+                    "The {game} challenge from {challenger} to {opponent} expired without an "
+                    "answer."
+                )
+            )
+        elif reason:
+            # Translators: {reason} is why the game was stopped, e.g. "stopped by an admin".
+            template = (
+                _("The {game} rematch from {challenger} to {opponent} was {reason}.")
+                if rematch
+                else _("The {game} challenge from {challenger} to {opponent} was {reason}.")
+            )
+        else:
+            template = (
+                _("The {game} rematch from {challenger} to {opponent} was closed.")
+                if rematch
+                else _("The {game} challenge from {challenger} to {opponent} was closed.")
+            )
+        text = template.format(
+            game=self.rules.shown_title(),
+            challenger=f"<@{challenger}>",
+            opponent=f"<@{opponent}>",
+            reason=_(reason) if reason else "",
+        )
         return {"content": text, "embed": None, "view": None}
 
     def render_public(
@@ -740,12 +884,13 @@ class SecretDuelHandler(Generic[StateT]):
         finished = not session.is_open
         round_no = self.rules.round_of(state)
         secret = self.rules.is_secret(state)
-        title = f"{self.rules.emoji} {self.rules.title}"
+        game = self.rules.shown_title()
         subtitle = self.rules.subtitle(view)
         if finished:
-            title += " — game over"
+            title = _("{game} — game over").format(game=game)
         else:
-            title += f" — {self.rules.round_word.capitalize()} {round_no}"
+            title = _(self.rules.round_texts.heading).format(game=game, round=number(round_no))
+        title = clip(f"{self.rules.emoji} {title}", 256)
         ended = self.rules.result(state)
         if session.status == "cancelled" or (finished and ended is None):
             colour = COLOUR_CANCELLED
@@ -770,13 +915,13 @@ class SecretDuelHandler(Generic[StateT]):
                 field_lines.extend(self.rules.seat_details(view, seat))
             if not finished:
                 if locked[seat]:
-                    field_lines.append("🔒 Locked in" if secret else "🎲 Rolled")
+                    field_lines.append("🔒 " + _("Locked in") if secret else "🎲 " + _("Rolled"))
                 elif secret:
-                    field_lines.append("⏳ Choosing…")
+                    field_lines.append("⏳ " + _("Choosing…"))
                 else:
-                    field_lines.append("⏳ Press **Roll**")
+                    field_lines.append("⏳ " + _("Press **Roll**"))
                 if seat in dm_closed and not locked[seat]:
-                    field_lines.append("📭 DMs closed: use **Make your move**")
+                    field_lines.append("📭 " + _("DMs closed: use **Make your move**"))
             if not field_lines:
                 continue
             label = self.rules.seat_label(view, seat)
@@ -787,23 +932,24 @@ class SecretDuelHandler(Generic[StateT]):
             )
         if not finished:
             embed.add_field(
-                name="⏰ Time is running out" if ui.warned else "⏱️ Time left",
-                value=(
-                    f"<t:{int(ui.deadline_at)}:R> ({describe_seconds(ui.timeout_seconds)} per "
-                    f"{self.rules.round_word}; a player who misses it forfeits)"
+                name="⏰ " + _("Time is running out") if ui.warned else "⏱️ " + _("Time left"),
+                value=_(self.rules.round_texts.time_left).format(
+                    deadline=f"<t:{int(ui.deadline_at)}:R>",
+                    duration=describe_seconds(ui.timeout_seconds),
                 ),
                 inline=False,
             )
+            forfeit = slash(self.rules.command, "forfeit")
             if secret:
                 embed.set_footer(
-                    text=(
+                    text=_(
                         "Choices are secret until both lock in. Controls arrive by DM, or "
-                        f"press Make your move. /{self.rules.command} forfeit to give up."
-                    )
+                        "press Make your move. {forfeit} to give up."
+                    ).format(forfeit=forfeit)
                 )
             else:
                 embed.set_footer(
-                    text=f"The dice choose for you. /{self.rules.command} forfeit to give up."
+                    text=_("The dice choose for you. {forfeit} to give up.").format(forfeit=forfeit)
                 )
         series = load_series(session.state)
         buttons: discord.ui.View | None = None
@@ -834,7 +980,10 @@ class SecretDuelHandler(Generic[StateT]):
             f"<@{seat.user_id}>" if not seat.is_ai else f"**{escape(seat.display_name)}**"
             for seat in (a, b)
         ]
-        return f"**{self.rules.title}**: {who[0]} vs {who[1]}"
+        # Translators: the top line of a running duel: "**Diceman**: @ann vs @bob".
+        return _("**{game}**: {first} vs {second}").format(
+            game=self.rules.shown_title(), first=who[0], second=who[1]
+        )
 
     def _status_line(
         self,
@@ -846,60 +995,73 @@ class SecretDuelHandler(Generic[StateT]):
     ) -> str:
         """What is happening now in one line; at the end, the result naming the winner
         (the content of the finished message). ``names`` are escaped."""
-        title = self.rules.title
+        title = self.rules.shown_title()
         if ui.ended == "abandoned":
-            return (
-                f"⌛ {title}: neither player locked in before the time ran out, so the game is "
+            return "⌛ " + _(
+                "{game}: neither player locked in before the time ran out, so the game is "
                 "abandoned (no result counts)."
-            )
+            ).format(game=title)
         result = self.rules.result(state)
         if result is None:
             if session.status == "cancelled":
-                reason = cancelled_because or "stopped"
-                return f"🛑 This game was {reason}; no result counts."
+                if cancelled_because:
+                    # Translators: {reason} is why, e.g. "stopped by an admin".
+                    return "🛑 " + _("This game was {reason}; no result counts.").format(
+                        reason=_(cancelled_because)
+                    )
+                return "🛑 " + _("This game was stopped; no result counts.")
             waiting = self.rules.waiting_for(state)
             if not waiting:
-                return "Revealing…"
-            who = " and ".join(names[s] for s in waiting)
-            verb = "lock in" if self.rules.is_secret(state) else "press **Roll**"
-            return f"Waiting for {who} to {verb}."
-        values, _ = self.rules.vitals(self.rules.public_view(state))
+                return _("Revealing…")
+            who = list_of([names[s] for s in waiting])
+            if self.rules.is_secret(state):
+                return _("Waiting for {players} to lock in.").format(players=who)
+            return _("Waiting for {players} to press **Roll**.").format(players=who)
+        values, _maximum = self.rules.vitals(self.rules.public_view(state))
         if result.draw:
-            score = f"{self.rules.vitals_word} {max(0, values[0])}–{max(0, values[1])}"
+            score = self.rules.score_text(max(0, values[0]), max(0, values[1]))
             if result.reason == "round_cap":
-                return f"⏹️ The round limit was reached with equal life: **a draw**, {score}."
-            return f"🤝 **Draw**: both fell in the same moment. {title}, {score}."
+                return "⏹️ " + _(
+                    "The round limit was reached with equal life: **a draw**, {score}."
+                ).format(score=score)
+            return "🤝 " + _("**Draw**: both fell in the same moment. {game}, {score}.").format(
+                game=title, score=score
+            )
         winner_seat = result.winners[0]
         winner = names[winner_seat]
         loser = names[1 - winner_seat]
         # The winner's score first, as the sentence names them first.
-        score = (
-            f"{self.rules.vitals_word} {max(0, values[winner_seat])}–"
-            f"{max(0, values[1 - winner_seat])}"
-        )
+        score = self.rules.score_text(max(0, values[winner_seat]), max(0, values[1 - winner_seat]))
         if result.reason == "forfeit":
-            return f"🏳️ {loser} forfeited. **{winner} wins!** {title}, {score}."
+            return "🏳️ " + _("{loser} forfeited. **{winner} wins!** {game}, {score}.").format(
+                loser=loser, winner=winner, game=title, score=score
+            )
         if result.reason == "timeout":
-            return f"⌛ {loser} ran out of time. **{winner} wins!** {title}, {score}."
+            return "⌛ " + _("{loser} ran out of time. **{winner} wins!** {game}, {score}.").format(
+                loser=loser, winner=winner, game=title, score=score
+            )
         if result.reason == "round_cap":
-            return f"⏹️ The round limit was reached: **{winner} wins** on life, {score}."
-        return f"🏆 **{winner} wins!** {title} against {loser}, {score}."
+            return "⏹️ " + _(
+                "The round limit was reached: **{winner} wins** on life, {score}."
+            ).format(winner=winner, score=score)
+        return "🏆 " + _("**{winner} wins!** {game} against {loser}, {score}.").format(
+            winner=winner, game=title, loser=loser, score=score
+        )
 
     def render_locked(self, session: Session, state: StateT, seat: int) -> discord.Embed:
         """A player's own "locked in" note (their DM or ephemeral): it names their choice."""
         own = self.rules.private_view(state, seat).get("your_choice")
-        word = self.rules.round_word
-        embed = discord.Embed(
-            title=f"🔒 Locked in — {self.rules.title} {word} {self.rules.round_of(state)}",
-            colour=COLOUR_RUNNING,
+        title = _(self.rules.round_texts.locked_title).format(
+            game=self.rules.shown_title(), round=number(self.rules.round_of(state))
         )
+        embed = discord.Embed(title=clip(f"🔒 {title}", 256), colour=COLOUR_RUNNING)
         lines = []
         if own is not None:
-            lines.append(f"Your choice: {self.rules.choice_text(own)}")
-        lines.append("A choice is final. The reveal comes as soon as your opponent locks in.")
+            lines.append(_("Your choice: {choice}").format(choice=self.rules.choice_text(own)))
+        lines.append(_("A choice is final. The reveal comes as soon as your opponent locks in."))
         link = self.message_link(session)
         if link:
-            lines.append(f"Game message: {link}")
+            lines.append(_("Game message: {link}").format(link=link))
         embed.description = "\n".join(lines)
         return embed
 
@@ -908,7 +1070,6 @@ class SecretDuelHandler(Generic[StateT]):
     ) -> discord.Embed:
         """What a player's DM controls turn into once their round (or the game) is over:
         the reveal of that round (public by now) and a link to the game message."""
-        word = self.rules.round_word
         link = self.message_link(session)
         result = self.rules.result(state) if final else None
         # The last reveal belongs to the DMed round unless the game ended without one.
@@ -919,31 +1080,34 @@ class SecretDuelHandler(Generic[StateT]):
         if reveal_round:
             own = revealed_choice(ui.reveal, seat)
             if own is not None:
-                lines.append(f"🔒 Locked in: {self.rules.choice_text(own)}")
+                lines.append(
+                    "🔒 " + _("Locked in: {choice}").format(choice=self.rules.choice_text(own))
+                )
             lines.extend(self.rules.narrate(ui.reveal, self.shown_names(session)))
+        game = self.rules.shown_title()
         if final:
             if result is None:
-                headline = "The game has ended."
+                headline = _("The game has ended.")
             elif result.draw:
-                headline = "🤝 The game ended in a draw."
+                headline = "🤝 " + _("The game ended in a draw.")
             elif seat in result.winners:
-                headline = "🏆 You won!"
+                headline = "🏆 " + _("You won!")
             else:
-                headline = "You lost this one."
-            title = f"{self.rules.title} — game over"
+                headline = _("You lost this one.")
+            title = _("{game} — game over").format(game=game)
             lines.append("")
             lines.append(headline)
         else:
-            title = f"{self.rules.title} — {word} {round_no} is over"
+            title = _(self.rules.round_texts.over_title).format(game=game, round=number(round_no))
             lines.append("")
-            lines.append("Your controls for the next round follow in a new message.")
+            lines.append(_(self.rules.round_texts.next_controls))
         embed = discord.Embed(
-            title=title,
+            title=clip(title, 256),
             description="\n".join(lines).strip()[:4096],
             colour=COLOUR_FINISHED if final else COLOUR_RUNNING,
         )
         if link:
-            embed.add_field(name="Game message", value=link, inline=False)
+            embed.add_field(name=_("Game message"), value=link, inline=False)
         return embed
 
 
@@ -955,10 +1119,12 @@ def controls_intro(
     values, maximum = rules.vitals(view)
     opponent = escape(session.user_of(1 - seat).display_name)
     return [
-        f"You: {life_bar(values[seat], maximum)}",
+        _("You: {bar}").format(bar=life_bar(values[seat], maximum)),
         f"{opponent}: {life_bar(values[1 - seat], maximum)}",
-        f"Lock in <t:{int(ui.deadline_at)}:R> or you forfeit. Your opponent only sees that "
-        "you've locked in, never what.",
+        _(
+            "Lock in {deadline} or you forfeit. Your opponent only sees that you've locked "
+            "in, never what."
+        ).format(deadline=f"<t:{int(ui.deadline_at)}:R>"),
     ]
 
 
@@ -1007,7 +1173,7 @@ async def _playing_state(
     clear UserError / IllegalMove otherwise (changing nothing)."""
     session = await handler.bot.sessions.require(session_id)
     if not session.is_open:
-        raise UserError("That game is already over.")
+        raise UserError(_("That game is already over."))
     seat = session.seat_of(interaction.user.id)
     if seat is None:
         raise NotYourGame()
@@ -1098,16 +1264,19 @@ async def start_challenge(
 ) -> None:
     rules = handler.rules
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise UserError("Duels are played in a server channel.")
+        raise UserError(_("Duels are played in a server channel."))
     if opponent.id == interaction.user.id:
         raise UserError(
-            "You can't challenge yourself. Pick another player, or play me with "
-            f"`/{rules.command} ai`."
+            _("You can't challenge yourself. Pick another player, or play me with `{ai}`.").format(
+                ai=slash(rules.command, "ai")
+            )
         )
     if opponent.bot:
         if bot.user is not None and opponent.id == bot.user.id:
-            raise UserError(f"To play against me, use `/{rules.command} ai`.")
-        raise UserError("Bots can't play: challenge a person.")
+            raise UserError(
+                _("To play against me, use `{ai}`.").format(ai=slash(rules.command, "ai"))
+            )
+        raise UserError(_("Bots can't play: challenge a person."))
     handler.check_options(options)
     settings = await bot.sessions.guild_settings(interaction.guild_id)
     expires_at = bot.clock.now() + settings.challenge_expiry_seconds
@@ -1140,7 +1309,7 @@ async def start_vs_ai(
     options: dict[str, Any],
 ) -> None:
     if interaction.guild_id is None or interaction.channel_id is None or bot.user is None:
-        raise UserError("Duels are played in a server channel.")
+        raise UserError(_("Duels are played in a server channel."))
     handler.check_options(options)
     human = Seat(seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name)
     machine = Seat(seat=1, user_id=bot.user.id, display_name=bot.user.display_name, is_ai=True)
@@ -1169,15 +1338,16 @@ async def forfeit_game(
     bot: DiceBot, handler: SecretDuelHandler[Any], interaction: discord.Interaction
 ) -> None:
     if interaction.channel_id is None:
-        raise UserError("Duels are played in a server channel.")
+        raise UserError(_("Duels are played in a server channel."))
     session = await bot.sessions.open_session_for(
         interaction.user.id, interaction.channel_id, handler.game
     )
+    game = handler.rules.shown_title()
     if session is None:
-        raise UserError(f"You have no {handler.rules.title} game open in this channel.")
+        raise UserError(_("You have no {game} game open in this channel.").format(game=game))
     if is_challenge(session.state):
         await act_on_challenge(bot, session, interaction.user.id, "decline", handler.rules.command)
-        await answer_for(interaction).send("Done: the challenge is off.")
+        await answer_for(interaction).send(_("Done: the challenge is off."))
     else:
         await bot.sessions.act(session.id, interaction.user.id, {"type": "forfeit"})
-        await answer_for(interaction).send(f"You forfeited the {handler.rules.title} game.")
+        await answer_for(interaction).send(_("You forfeited the {game} game.").format(game=game))

@@ -85,18 +85,23 @@ def _check_roll(roll: object, player: int) -> tuple[int, int, int, int]:
     """Validate one player's two chosen dice and faces; return (magic, priority, sword,
     shield) with 0 for the unchosen dice."""
     if not isinstance(roll, Mapping):
-        raise IllegalMove(f"Player {player + 1}'s roll must map die names to faces.")
+        raise IllegalMove(
+            "Player {player}'s roll must map die names to faces.", {"player": player + 1}
+        )
     if len(roll) != 2:
-        raise IllegalMove(f"Player {player + 1} must roll exactly two dice.")
+        raise IllegalMove("Player {player} must roll exactly two dice.", {"player": player + 1})
     faces = dict.fromkeys(DICE, 0)
     for name, face in roll.items():
         if not isinstance(name, str) or name not in SIDES:
             raise IllegalMove(
-                f"Player {player + 1} named an unknown die; choose from {', '.join(DICE)}."
+                "Player {player} named an unknown die; choose from magic, priority, sword "
+                "and shield.",
+                {"player": player + 1},
             )
         if not is_int(face) or not 1 <= face <= SIDES[name]:
             raise IllegalMove(
-                f"Player {player + 1}'s {name} die shows a face outside 1..{SIDES[name]}."
+                "Player {player}'s d{sides} shows a face outside 1 to {sides}.",
+                {"player": player + 1, "sides": SIDES[name]},
             )
         faces[name] = face
     return faces["magic"], faces["priority"], faces["sword"], faces["shield"]
@@ -338,7 +343,9 @@ def new_game(
     """Start a game at 20 life each. ``rng`` is accepted for the common interface; the
     start needs no dice."""
     if not is_int(max_rounds) or not 1 <= max_rounds <= MAX_ROUNDS_LIMIT:
-        raise IllegalMove(f"The round cap must be a whole number from 1 to {MAX_ROUNDS_LIMIT}.")
+        raise IllegalMove(
+            "The round cap must be a whole number from 1 to {limit}.", {"limit": MAX_ROUNDS_LIMIT}
+        )
     state = DicemanState(max_rounds=max_rounds)
     return state, [
         {"type": "game_started", "life": list(state.life), "max_rounds": max_rounds},
@@ -355,7 +362,7 @@ def normalize_dice(dice: object) -> list[str]:
         raise IllegalMove("Choose exactly two dice.")
     for name in names:
         if not isinstance(name, str) or name not in SIDES:
-            raise IllegalMove(f"Unknown die; choose two of {', '.join(DICE)}.")
+            raise IllegalMove("Unknown die; choose two of magic, priority, sword and shield.")
     if names[0] == names[1]:
         raise IllegalMove("Choose two different dice.")
     return [name for name in DICE if name in names]

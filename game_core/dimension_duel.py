@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -108,20 +108,21 @@ def _flip(device: str) -> str:
     return "kaon" if device == "tau" else "tau"
 
 
-def _check_choice(value: object, allowed: tuple[str, ...], what: str) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise IllegalMove(f"Unknown {what}; choose one of: {', '.join(allowed)}.")
-    return value
+def _is_choice(value: object, allowed: tuple[str, ...]) -> TypeGuard[str]:
+    return isinstance(value, str) and value in allowed
 
 
-def _check_pair(value: object, what: str) -> tuple[Any, Any]:
+def _pair(value: object) -> tuple[Any, Any] | None:
+    """``value`` as a pair (one entry per player, Tau first), or None when it is not one."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != 2:
-        raise IllegalMove(f"{what} must be a pair, one per player (Tau first).")
+        return None
     return value[0], value[1]
 
 
 def _check_hp(hp: object) -> tuple[int, int]:
-    pair = _check_pair(hp, "Hit points")
+    pair = _pair(hp)
+    if pair is None:
+        raise IllegalMove("Hit points must be a pair, one per player (Tau first).")
     for value in pair:
         if not is_int(value):
             raise IllegalMove("Hit points must be whole numbers.")
@@ -135,20 +136,22 @@ def _faces_used(rolls: object, dice: tuple[int, int]) -> tuple[tuple[int, ...], 
         raise IllegalMove("Rolls must be a pair of face lists, one per player (Tau first).")
     if len(rolls) == 0 and dice == (0, 0):
         return (), ()
-    pair = _check_pair(rolls, "Rolls")
+    pair = _pair(rolls)
+    if pair is None:
+        raise IllegalMove("Rolls must be a pair of face lists, one per player (Tau first).")
     used: list[tuple[int, ...]] = []
-    for player, (faces, count) in enumerate(zip(pair, dice, strict=True)):
+    for faces, count in zip(pair, dice, strict=True):
         if isinstance(faces, str | bytes) or not isinstance(faces, Sequence):
-            raise IllegalMove(f"{PLAYER_NAMES[player]}'s faces must be a list of d6 faces.")
+            raise IllegalMove("Each player's faces must be a list of d6 faces.")
         if len(faces) < count:
             raise IllegalMove(
-                f"{PLAYER_NAMES[player]} was awarded {count} dice but only "
-                f"{len(faces)} faces were given."
+                "A player was awarded {count} dice but only {given} faces were given.",
+                {"count": count, "given": len(faces)},
             )
         chosen = tuple(faces[:count])
         for face in chosen:
             if not is_int(face) or not 1 <= face <= DIE:
-                raise IllegalMove(f"{PLAYER_NAMES[player]} rolled a face outside 1..6.")
+                raise IllegalMove("A rolled face is outside 1..6.")
         used.append(chosen)
     return used[0], used[1]
 
@@ -204,15 +207,19 @@ def resolve_turn(
     before = _check_hp(hp)
     if not is_int(attacker) or attacker not in PLAYERS:
         raise IllegalMove("The attacker must be player 0 (Tau) or 1 (Kaon).")
-    ray = _check_choice(ray, DEVICES, "ray")
-    shield = _check_choice(shield, DEVICES, "shield")
-    focus = _check_choice(focus, REGIONS, "focus region")
-    guard = _check_choice(guard, REGIONS, "guarded region")
-    chosen = _check_pair(functions, "Functions")
-    used = (
-        _check_choice(chosen[0], FUNCTIONS, "function"),
-        _check_choice(chosen[1], FUNCTIONS, "function"),
-    )
+    if not _is_choice(ray, DEVICES) or not _is_choice(shield, DEVICES):
+        raise IllegalMove("The ray and the shield must each be Tau or Kaon.")
+    if not _is_choice(focus, REGIONS) or not _is_choice(guard, REGIONS):
+        raise IllegalMove(
+            "The focus and the reinforced region must each be the head, the torso or the "
+            "extremities."
+        )
+    chosen = _pair(functions)
+    if chosen is None:
+        raise IllegalMove("Functions must be a pair, one per player (Tau first).")
+    if not _is_choice(chosen[0], FUNCTIONS) or not _is_choice(chosen[1], FUNCTIONS):
+        raise IllegalMove("Unknown function: pick one from the menu.")
+    used = (chosen[0], chosen[1])
     ray, shield, calibration_dice, focus_dice, dice = _award(
         attacker, ray, shield, focus, guard, used
     )
@@ -353,7 +360,8 @@ def new_game(
         raise IllegalMove("The mode must be classic or tactical.")
     if not is_int(start_hp) or not MIN_START_HP <= start_hp <= MAX_START_HP:
         raise IllegalMove(
-            f"Starting hit points must be a whole number from {MIN_START_HP} to {MAX_START_HP}."
+            "Starting hit points must be a whole number from {low} to {high}.",
+            {"low": MIN_START_HP, "high": MAX_START_HP},
         )
     state = DuelState(
         mode=mode,  # type: ignore[arg-type]
@@ -577,15 +585,16 @@ def apply(
     elif isinstance(action, Choose):
         if new.mode != "tactical":
             raise IllegalMove("In classic mode the dice choose for you: press Roll.")
-        choice = DuelChoice(
-            device=_check_choice(action.device, DEVICES, "device"),
-            region=_check_choice(action.region, REGIONS, "region"),
-            function=_check_choice(action.function, FUNCTIONS, "function"),
-        )
+        if not _is_choice(action.device, DEVICES):
+            raise IllegalMove("Unknown ray or shield type: pick one from the menu.")
+        if not _is_choice(action.region, REGIONS):
+            raise IllegalMove("Unknown region: pick one from the menu.")
+        if not _is_choice(action.function, FUNCTIONS):
+            raise IllegalMove("Unknown function: pick one from the menu.")
+        choice = DuelChoice(device=action.device, region=action.region, function=action.function)
         if choice.function not in available_functions(new, player):
             raise IllegalMove(
-                f"You have already used your {choice.function.replace('_', ' ')} this game; "
-                "pick another function or bluff."
+                "You have already used that function this game; pick another function or bluff."
             )
         new.choices[player] = choice
     else:

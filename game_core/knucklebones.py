@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
@@ -177,34 +177,85 @@ def expand_position(position: Sequence[int]) -> list[list[list[int]]]:
 # ---------------------------------------------------------------------------------------
 
 
-def _checked_column(column: object, where: str) -> tuple[int, ...]:
+def N_(message: str) -> str:
+    """Marks an English message template for the catalogs (the bot translates it; the
+    rule engine never imports the bot)."""
+    return message
+
+
+# The board checks' messages, one set per board the check is about ("owner", as the
+# callers name it), so no message is glued from English words.
+_BOARD_MESSAGES: dict[str, dict[str, str]] = {
+    "The": {
+        "board": N_("The board must be a list of three columns."),
+        "width": N_("The board has {count} columns; a board has exactly 3."),
+        "column": N_("Column {column} must be a list of dice faces."),
+        "height": N_("Column {column} holds {count} dice; a column holds at most 3."),
+        "face": N_("Column {column} holds {value}; every die shows a whole number 1 to 6."),
+    },
+    "Your": {
+        "board": N_("Your board must be a list of three columns."),
+        "width": N_("Your board has {count} columns; a board has exactly 3."),
+        "column": N_("Your column {column} must be a list of dice faces."),
+        "height": N_("Your column {column} holds {count} dice; a column holds at most 3."),
+        "face": N_("Your column {column} holds {value}; every die shows a whole number 1 to 6."),
+    },
+    "The opponent's": {
+        "board": N_("The opponent's board must be a list of three columns."),
+        "width": N_("The opponent's board has {count} columns; a board has exactly 3."),
+        "column": N_("The opponent's column {column} must be a list of dice faces."),
+        "height": N_(
+            "The opponent's column {column} holds {count} dice; a column holds at most 3."
+        ),
+        "face": N_(
+            "The opponent's column {column} holds {value}; every die shows a whole number 1 to 6."
+        ),
+    },
+}
+# A lone column (``column_score``), numbered nowhere.
+_LONE_COLUMN_MESSAGES = {
+    "column": N_("The column must be a list of dice faces."),
+    "height": N_("The column holds {count} dice; a column holds at most 3."),
+    "face": N_("The column holds {value}; every die shows a whole number 1 to 6."),
+}
+
+
+def _checked_column(
+    column: object, messages: Mapping[str, str], number: int | None = None
+) -> tuple[int, ...]:
+    where: dict[str, object] = {} if number is None else {"column": number}
     if isinstance(column, str | bytes) or not isinstance(column, Sequence):
-        raise IllegalMove(f"{where} must be a list of dice faces.")
+        template = messages["column"]
+        raise IllegalMove(template, where)
     if len(column) > SLOTS:
-        raise IllegalMove(f"{where} holds {len(column)} dice; a column holds at most {SLOTS}.")
+        template = messages["height"]
+        raise IllegalMove(template, {**where, "count": len(column)})
     for face in column:
         if not is_int(face) or not 1 <= face <= FACES:
-            raise IllegalMove(f"{where} holds {face!r}; every die shows a whole number 1 to 6.")
+            template = messages["face"]
+            raise IllegalMove(template, {**where, "value": repr(face)})
     return tuple(column)
 
 
 def check_board(board: object, owner: str = "The") -> tuple[tuple[int, ...], ...]:
     """A board validated as RULES.md fixes it, as a tuple of face tuples (or IllegalMove).
 
-    ``owner`` starts the error message ("Your", "The opponent's", ...).
+    ``owner`` says whose board the error message names: "The", "Your" or
+    "The opponent's".
     """
+    messages = _BOARD_MESSAGES.get(owner, _BOARD_MESSAGES["The"])
     if isinstance(board, str | bytes) or not isinstance(board, Sequence):
-        raise IllegalMove(f"{owner} board must be a list of three columns.")
+        template = messages["board"]
+        raise IllegalMove(template)
     if len(board) != 3:
-        raise IllegalMove(f"{owner} board has {len(board)} columns; a board has exactly 3.")
-    return tuple(
-        _checked_column(column, f"{owner} column {index + 1}") for index, column in enumerate(board)
-    )
+        template = messages["width"]
+        raise IllegalMove(template, {"count": len(board)})
+    return tuple(_checked_column(column, messages, index + 1) for index, column in enumerate(board))
 
 
 def column_score(column: Sequence[int]) -> int:
     """Sum of ``face * count * count`` over the faces in one column of 0..3 dice."""
-    return COLUMN_SCORE[COLUMN_ID[_checked_column(column, "The column")]]
+    return COLUMN_SCORE[COLUMN_ID[_checked_column(column, _LONE_COLUMN_MESSAGES)]]
 
 
 def board_score(board: Sequence[Sequence[int]]) -> int:
@@ -226,11 +277,17 @@ def place(
     own_board = check_board(own, "Your")
     opponent_board = check_board(opponent, "The opponent's")
     if not is_int(column) or not 0 <= column <= 2:
-        raise IllegalMove(f"There is no column {column!r}; columns are numbered 0, 1 and 2.")
+        raise IllegalMove(
+            "There is no column {value}; columns are numbered 0, 1 and 2.", {"value": repr(column)}
+        )
     if not is_int(face) or not 1 <= face <= FACES:
-        raise IllegalMove(f"A die cannot show {face!r}; faces run from 1 to 6.")
+        raise IllegalMove(
+            "A die cannot show {value}; faces run from 1 to 6.", {"value": repr(face)}
+        )
     if len(own_board[column]) >= SLOTS:
-        raise IllegalMove(f"Column {column} (numbered from 0) is full; choose another column.")
+        raise IllegalMove(
+            "Column {column} (numbered from 0) is full; choose another column.", {"column": column}
+        )
     new_own = [list(faces) for faces in own_board]
     new_own[column].append(face)
     new_opponent = [list(faces) for faces in opponent_board]
@@ -678,7 +735,9 @@ def apply(
     own = 3 * player + column
     added = ADD[position[own] * 7 + face]
     if added == _FULL:
-        raise IllegalMove(f"Your column {column + 1} is full; choose another column.")
+        raise IllegalMove(
+            "Your column {column} is full; choose another column.", {"column": column + 1}
+        )
     position[own] = added
     facing = 3 - 3 * player + column
     key = position[facing] * 7 + face

@@ -10,6 +10,7 @@ so a bot restarted in the same process (tests do it all the time) finds it warm.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 from collections.abc import Callable
@@ -26,9 +27,13 @@ _warmed: set[Callable[[], object]] = set()
 
 
 async def draw(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """``function(*args, **kwargs)`` on the picture thread, awaited from the event loop."""
+    """``function(*args, **kwargs)`` on the picture thread, awaited from the event loop.
+    It runs in a copy of the caller's context: a picture's labels speak the language of
+    the message it belongs to (bot/i18n.py keeps that in a context variable)."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor, functools.partial(function, *args, **kwargs))
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, function, *args, **kwargs)
+    return await loop.run_in_executor(_executor, call)
 
 
 def warm_up(function: Callable[[], object]) -> None:

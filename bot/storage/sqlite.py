@@ -11,6 +11,7 @@ not hold up moves, and a move does not hold up them.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import os
@@ -180,8 +181,12 @@ async def _one_trip(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connecti
     """``work(raw)`` in the connection's database thread: one trip, however many statements.
     aiosqlite runs every call it queues this way; ``_execute`` and ``_conn`` are its own
     (private) names for that, pinned with aiosqlite in the lock files and covered by the
-    storage tests on every run."""
-    return await conn._execute(lambda: work(conn._conn))  # type: ignore[no-any-return]
+    storage tests on every run.
+
+    The work runs in the caller's context variables (a copy): a game's step raises its
+    refusals in the player's language (bot/i18n.py), as it would on the event loop."""
+    context = contextvars.copy_context()
+    return await conn._execute(lambda: context.run(work, conn._conn))  # type: ignore[no-any-return]
 
 
 class SQLiteDatabase(Database):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fakediscord import FakeDiscord, FakeMessage, Player
+from fakediscord.pseudo import plain
 from fakediscord.server import RequestRecord
 
 from bot.app import DiceBot
@@ -172,7 +173,8 @@ def sort_payloads(fake: FakeDiscord, records: list[RequestRecord], owner: Player
     for record in records:
         if record.body is None or record.method == "GET":
             continue
-        text = json.dumps(record.body, ensure_ascii=False, sort_keys=True)
+        # As sent, less the pseudo-localization markers (a pseudo-localized run).
+        text = plain(json.dumps(record.body, ensure_ascii=False, sort_keys=True))
         private = False
         if record.path.startswith("/users/@me/channels"):
             private = True  # opening a DM channel carries no content
