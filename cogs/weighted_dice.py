@@ -190,17 +190,28 @@ STOP_NOTES = {
 
 def stop_note(events: list[Event]) -> str | None:
     """The line a stopped table shows: who stopped it, or why it ended."""
-    reason = cancel_reason(events)
-    if reason is None:
+    # The stored (English) reason picks the sentence; ``cancel_reason`` gives it translated.
+    stored = next(
+        (
+            str(event["reason"])
+            for event in events
+            if event.get("type") == "cancelled" and isinstance(event.get("reason"), str)
+        ),
+        None,
+    )
+    if stored is None:
         return None
-    stopped_by = re.fullmatch(r"ended by ([0-9]{1,20})", reason)
+    stopped_by = re.fullmatch(r"ended by ([0-9]{1,20})", stored)
     if stopped_by is not None:
         return _("🛑 Stopped by {user}; no result was recorded.").format(
             user=f"<@{stopped_by.group(1)}>"
         )
-    if reason in STOP_NOTES:
-        return _(STOP_NOTES[reason])
-    return _("🛑 This game was stopped; no result was recorded.")
+    if stored in STOP_NOTES:
+        return _(STOP_NOTES[stored])
+    # Translators: {reason} is why a game ended, e.g. "stopped by an admin".
+    return _("🛑 This game was {reason}; no result was recorded.").format(
+        reason=cancel_reason(events)
+    )
 
 
 def _message_id(interaction: discord.Interaction) -> int | None:
