@@ -100,6 +100,20 @@ class LanguageBook:
             log.info("could not store a player's language now (database busy)")
 
 
+async def public_language(bot: object, guild_id: int | None) -> str:
+    """The language of a public message that is not a game's (a leaderboard someone
+    posted): the server's chosen language, else its Discord language."""
+    sessions = getattr(bot, "sessions", None)
+    if guild_id is not None and sessions is not None:
+        try:
+            chosen = (await sessions.guild_settings(guild_id)).language
+        except StorageUnavailable:
+            chosen = None
+        if chosen:
+            return str(chosen)
+    return i18n.server_language()
+
+
 def enter_interaction(interaction: discord.Interaction) -> None:
     """Speak the player's language for the rest of this interaction's task, and note the
     server's for a game it may start."""

@@ -23,11 +23,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import UserError
 from bot.i18n import N_, _, list_of, ngettext, number, pgettext
 from bot.i18n import percent as percent_text
+from bot.languages import public_language
 from bot.leaderboard import (
     GAME_TITLES,
     GAMES,
@@ -375,9 +377,10 @@ class PageButton(
                     command=command_text("leaderboard")
                 )
             )
-        fields = await leaderboard_fields(
-            bot, interaction.guild_id, self.game, self.sort, self.page, self.season
-        )
+        with i18n.use(await public_language(bot, interaction.guild_id)):
+            fields = await leaderboard_fields(
+                bot, interaction.guild_id, self.game, self.sort, self.page, self.season
+            )
         await answer_for(interaction).update(**fields)
 
 
@@ -771,9 +774,11 @@ class Leaderboards(commands.Cog):
         if game not in GAME_TITLES or sort not in SORT_LABELS:
             raise UserError(_("Pick a game and a sort from the lists Discord offers."))
         sort_key: SortKey = sort  # type: ignore[assignment]
-        fields = await leaderboard_fields(
-            self.bot, interaction.guild_id, game, sort_key, page, season
-        )
+        # A public answer: everyone reads it in the server's language.
+        with i18n.use(await public_language(self.bot, interaction.guild_id)):
+            fields = await leaderboard_fields(
+                self.bot, interaction.guild_id, game, sort_key, page, season
+            )
         await answer_for(interaction).send(ephemeral=False, **fields)
 
     @app_commands.command(
@@ -793,10 +798,10 @@ class Leaderboards(commands.Cog):
             target.id,
             provisional_games=settings.provisional_games,
         )
+        with i18n.use(await public_language(self.bot, interaction.guild_id)):
+            embed = stats_embed(found, target.display_name)
         await answer_for(interaction).send(
-            ephemeral=False,
-            embed=stats_embed(found, target.display_name),
-            allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @app_commands.command(
@@ -820,10 +825,10 @@ class Leaderboards(commands.Cog):
             game=game,
             user_id=None if user is None else user.id,
         )
+        with i18n.use(await public_language(self.bot, interaction.guild_id)):
+            embed = history_embed(entries, game, None if user is None else user.display_name)
         await answer_for(interaction).send(
-            ephemeral=False,
-            embed=history_embed(entries, game, None if user is None else user.display_name),
-            allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
 
 

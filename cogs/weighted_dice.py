@@ -64,14 +64,17 @@ from bot.games import (
     StepContext,
     cancel_reason,
 )
+from bot.i18n import N_, _, current, ngettext, number, pgettext
 from bot.pictures import worker as picture_worker
 from bot.rematch import play_on_view
 from bot.replies import Guarded
 from bot.series import follow_up_of
+from bot.text import clip
 from cogs.weighted_render import (
     Rendered,
     die,
     lobby_embed,
+    player_name,
     seat_names,
     setup_panel_text,
     table_embed,
@@ -107,6 +110,12 @@ BET_MODAL_PATTERN = rf"wd:{SID}:{ROUND}:betmodal:{SIDE}"
 AMOUNT_INPUT = "amount"
 # Discord's limits for a modal title and for a label.
 MODAL_TITLE_LIMIT = 45
+LABEL_LIMIT = 45
+LABEL_DESCRIPTION_LIMIT = 100
+PLACEHOLDER_LIMIT = 100
+SELECT_PLACEHOLDER_LIMIT = 150
+OPTION_LIMIT = 100
+BUTTON_LABEL_LIMIT = 80
 BUTTON_NAME_LIMIT = 40
 
 # How long the table waits after a bet or a join before it is re-rendered, so that a
@@ -131,6 +140,25 @@ POINTS_CHOICES = [
 ]
 
 
+# The command names' translations come from the command tree (tools.i18n reads them
+# there), so they are looked up by these names rather than marked here a second time.
+COMMAND_NAME = "command name"
+GROUP_NAME = "weighted"
+NEW_NAME = "new"
+
+
+def new_command() -> str:
+    """``/weighted new`` as the player's command picker names it."""
+    group = pgettext(COMMAND_NAME, GROUP_NAME)
+    command = pgettext(COMMAND_NAME, NEW_NAME)
+    return f"`/{group} {command}`"
+
+
+def _round_number(value: object) -> int | str:
+    """A round number from an action (a stored value; shown as given if not a number)."""
+    return value if isinstance(value, int) else str(value)
+
+
 def session_dice(ctx: StepContext) -> random.Random:
     return ctx.rng
 
@@ -141,18 +169,49 @@ def refuse_second_bet(session: Session, engine: wd.WeightedDiceState, seat: int)
     if placed is None:
         return
     roller = seat_names(session.seats)[engine.rollers[placed.roller]]
-    raise IllegalMove(f"You already bet {placed.amount} on {roller}: bets are final.")
+    raise IllegalMove(
+        "You already bet {amount} on {roller}: bets are final.",
+        {"amount": placed.amount, "roller": roller},
+    )
+
+
+# Why a game was stopped, as ``SessionService.cancel`` stores it (English, a stored value),
+# and the line a stopped table shows for it.
+STOP_NOTES = {
+    "stopped by an admin": N_("🛑 This game was stopped by an admin; no result was recorded."),
+    "ended because its channel was deleted": N_(
+        "🛑 This game ended because its channel was deleted; no result was recorded."
+    ),
+    "ended because its message could not be posted here": N_(
+        "🛑 This game ended because its message could not be posted here; no result was recorded."
+    ),
+}
 
 
 def stop_note(events: list[Event]) -> str | None:
     """The line a stopped table shows: who stopped it, or why it ended."""
-    reason = cancel_reason(events)
-    if reason is None:
+    # The stored (English) reason picks the sentence; ``cancel_reason`` gives it translated.
+    stored = next(
+        (
+            str(event["reason"])
+            for event in events
+            if event.get("type") == "cancelled" and isinstance(event.get("reason"), str)
+        ),
+        None,
+    )
+    if stored is None:
         return None
-    stopped_by = re.fullmatch(r"ended by ([0-9]{1,20})", reason)
+    stopped_by = re.fullmatch(r"ended by ([0-9]{1,20})", stored)
     if stopped_by is not None:
-        return f"🛑 Stopped by <@{stopped_by.group(1)}>; no result was recorded."
-    return f"🛑 This game was {reason}; no result was recorded."
+        return _("🛑 Stopped by {user}; no result was recorded.").format(
+            user=f"<@{stopped_by.group(1)}>"
+        )
+    if stored in STOP_NOTES:
+        return _(STOP_NOTES[stored])
+    # Translators: {reason} is why a game ended, e.g. "stopped by an admin".
+    return _("🛑 This game was {reason}; no result was recorded.").format(
+        reason=cancel_reason(events)
+    )
 
 
 def _message_id(interaction: discord.Interaction) -> int | None:
@@ -179,7 +238,7 @@ def _cog(interaction: discord.Interaction) -> WeightedDice:
 
 def _raw_name(session: Session, seat: int, limit: int = BUTTON_NAME_LIMIT) -> str:
     """A display name for places that show plain text (buttons, options, modal titles)."""
-    name = session.user_of(seat).display_name.strip() or f"Player {seat + 1}"
+    name = session.user_of(seat).display_name.strip() or player_name(seat)
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
@@ -191,7 +250,12 @@ class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"wd:{SID}:lobby:(?P<choice>join|leave|start)",
 ):
-    LABELS: ClassVar[dict[str, str]] = {"join": "Join", "leave": "Leave", "start": "Start"}
+    # Translators: the lobby's buttons (join the table, leave it, start the game).
+    LABELS: ClassVar[dict[str, str]] = {
+        "join": N_("Join"),
+        "leave": N_("Leave"),
+        "start": N_("Start"),
+    }
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.primary,
         "leave": discord.ButtonStyle.secondary,
@@ -201,7 +265,7 @@ class LobbyButton(
     def __init__(self, session_id: int, choice: str, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[choice],
+                label=_(self.LABELS[choice]),
                 style=self.STYLES[choice],
                 custom_id=f"wd:{session_id}:lobby:{choice}",
                 disabled=disabled,
@@ -228,7 +292,7 @@ class SetupButton(
     def __init__(self, session_id: int, round_number: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Set up round",
+                label=_("Set up round"),
                 emoji="🏠",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"wd:{session_id}:{round_number}:setup",
@@ -308,7 +372,7 @@ class ConfirmSetupButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Confirm",
+                label=_("Confirm"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"wd:{session_id}:{round_number}:confirm:{draft.encode()}",
                 disabled=disabled,
@@ -334,10 +398,12 @@ class BetButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"wd:{SID}:{ROUND}:bet:{SIDE}",
 ):
-    def __init__(self, session_id: int, round_number: int, side: int, label: str = "Bet") -> None:
+    def __init__(
+        self, session_id: int, round_number: int, side: int, label: str | None = None
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=label or _("Bet"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"wd:{session_id}:{round_number}:bet:{side}",
                 row=0,
@@ -363,11 +429,16 @@ class QuickBetButton(
     template=rf"wd:{SID}:{ROUND}:quick:{SIDE}:(?P<amount>5|10|all)",
 ):
     def __init__(
-        self, session_id: int, round_number: int, side: int, amount: str, label: str = "Bet"
+        self,
+        session_id: int,
+        round_number: int,
+        side: int,
+        amount: str,
+        label: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=label or _("Bet"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"wd:{session_id}:{round_number}:quick:{side}:{amount}",
                 row=1 + side,
@@ -399,17 +470,29 @@ class BetModal(discord.ui.Modal):
         self, session_id: int, round_number: int, side: int, title: str, points: int
     ) -> None:
         super().__init__(
-            title=title[:MODAL_TITLE_LIMIT],
+            title=clip(title, MODAL_TITLE_LIMIT),
             custom_id=f"wd:{session_id}:{round_number}:betmodal:{side}",
             timeout=None,
         )
         self.amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
-            custom_id=AMOUNT_INPUT, placeholder=f"1 to {points}", max_length=12, required=True
+            custom_id=AMOUNT_INPUT,
+            # Translators: the bet amount's placeholder, e.g. "1 to 42".
+            placeholder=clip(_("1 to {points}").format(points=number(points)), PLACEHOLDER_LIMIT),
+            max_length=12,
+            required=True,
         )
         self.add_item(
             discord.ui.Label(
-                text="Amount",
-                description=f"A whole number from 1 to {points} (your points), or “all”.",
+                # Translators: the bet form's one field.
+                text=clip(_("Amount"), LABEL_LIMIT),
+                # Translators: keep the word players type to bet everything (“all”) in
+                # your language: the bot accepts all, todo, tout, tapis and max.
+                description=clip(
+                    _("A whole number from 1 to {points} (your points), or “all”.").format(
+                        points=number(points)
+                    ),
+                    LABEL_DESCRIPTION_LIMIT,
+                ),
                 component=self.amount,
             )
         )
@@ -439,7 +522,9 @@ def invitation(lobby: LobbyState, session: Session) -> str | None:
     if not waiting:
         return None
     mentions = " ".join(f"<@{user}>" for user in waiting)
-    return f"🔁 Play again: {mentions}, press **Join** to take your seat."
+    return _("🔁 Play again: {mentions}, press **Join** to take your seat.").format(
+        mentions=mentions
+    )
 
 
 def lobby_view(session: Session) -> discord.ui.View:
@@ -461,11 +546,17 @@ def table_view(session: Session, state: wd.WeightedDiceState) -> discord.ui.View
     view = discord.ui.View(timeout=None)
     for side, roller in enumerate(state.rollers):
         name = _raw_name(session, roller)
-        view.add_item(BetButton(session.id, state.round, side, f"Bet on {name}"))
+        label = clip(_("Bet on {name}").format(name=name), BUTTON_LABEL_LIMIT)
+        view.add_item(BetButton(session.id, state.round, side, label))
     for side, roller in enumerate(state.rollers):
         name = _raw_name(session, roller, 24)
         for amount in QUICK_AMOUNTS:
-            label = f"All in on {name}" if amount == "all" else f"{amount} on {name}"
+            if amount == "all":
+                label = _("All in on {name}").format(name=name)
+            else:
+                # Translators: a quick bet's button, e.g. "10 on Ann".
+                label = _("{amount} on {name}").format(amount=number(int(amount)), name=name)
+            label = clip(label, BUTTON_LABEL_LIMIT)
             view.add_item(QuickBetButton(session.id, state.round, side, amount, label))
     return view
 
@@ -484,7 +575,13 @@ def setup_panel_view(
             discord.SelectOption(
                 label=_raw_name(session, seat, 100),
                 value=str(seat),
-                description=f"seat {seat + 1} · {state.scores[seat]} points",
+                # Translators: a roller choice's description in the house's panel.
+                description=clip(
+                    _("seat {seat} · {points} points").format(
+                        seat=number(seat + 1), points=number(state.scores[seat])
+                    ),
+                    OPTION_LIMIT,
+                ),
                 default=seat == chosen_roller,
             )
             for seat in candidates
@@ -500,7 +597,10 @@ def setup_panel_view(
                 roller_field,
                 draft,
                 options=roller_options,
-                placeholder=f"Roller {index + 1}",
+                placeholder=clip(
+                    _("Roller {number}").format(number=number(index + 1)),
+                    SELECT_PLACEHOLDER_LIMIT,
+                ),
                 row=2 * index,
             )
         )
@@ -511,7 +611,10 @@ def setup_panel_view(
                 die_field,
                 draft,
                 options=die_options,
-                placeholder=f"Die for roller {index + 1}",
+                placeholder=clip(
+                    _("Die for roller {number}").format(number=number(index + 1)),
+                    SELECT_PLACEHOLDER_LIMIT,
+                ),
                 row=2 * index + 1,
             )
         )
@@ -610,20 +713,24 @@ class WeightedDice(
             interaction.user.id, interaction.channel_id, GAME, include_left=True
         )
         if session is None:
-            raise UserError("You are not at a Weighted Dice table in this channel.")
+            raise UserError(_("You are not at a Weighted Dice table in this channel."))
         outcome = await self.bot.sessions.act(session.id, interaction.user.id, {"type": "leave"})
         if outcome.session.status == "cancelled":
-            text = "You left, and as the host your lobby closed with you."
+            text = _("You left, and as the host your lobby closed with you.")
         elif isinstance(load_state(outcome.previous.state), LobbyState):
-            text = "You left the lobby."
+            text = _("You left the lobby.")
         else:
             seat = outcome.previous.seat_of(interaction.user.id)
             table = load_state(outcome.session.state)
             assert isinstance(table, TableState) and seat is not None
-            text = (
-                f"You left the table. Your {table.engine.scores[seat]} points stay in the "
-                "standings; you no longer bet, roll or host."
-            )
+            points = table.engine.scores[seat]
+            text = ngettext(
+                "You left the table. Your {points} point stays in the standings; you no "
+                "longer bet, roll or host.",
+                "You left the table. Your {points} points stay in the standings; you no "
+                "longer bet, roll or host.",
+                points,
+            ).format(points=number(points))
         await answer_for(interaction).send(text)
 
     @app_commands.command(
@@ -642,13 +749,15 @@ class WeightedDice(
         manager = interaction.permissions.manage_guild
         if interaction.user.id != host and not manager:
             raise NotYourGame(
-                f"Only the host (<@{host}>) or someone with **Manage Server** can end this game."
+                _(
+                    "Only the host ({host}) or someone with **Manage Server** can end this game."
+                ).format(host=f"<@{host}>")
             )
         outcome = await self.bot.sessions.cancel(
             session.id, interaction.user.id, f"ended by {interaction.user.id}"
         )
         await answer_for(interaction).send(
-            f"Stopped table #{outcome.session.id}; no result was recorded."
+            _("Stopped table #{table}; no result was recorded.").format(table=outcome.session.id)
         )
 
     async def _table_to_end(self, interaction: discord.Interaction, table: int | None) -> Session:
@@ -656,9 +765,13 @@ class WeightedDice(
         if table is not None:
             session = await self.bot.sessions.get(table)
             if session is None or session.game != GAME or session.guild_id != interaction.guild_id:
-                raise UserError(f"There is no Weighted Dice table #{table} in this server.")
+                raise UserError(
+                    _("There is no Weighted Dice table #{table} in this server.").format(
+                        table=table
+                    )
+                )
             if not session.is_open:
-                raise UserError(f"Table #{table} is already over.")
+                raise UserError(_("Table #{table} is already over.").format(table=table))
             return session
         own = await self.bot.sessions.open_session_for(
             interaction.user.id, interaction.channel_id, GAME, include_left=True
@@ -671,10 +784,14 @@ class WeightedDice(
             (GAME, interaction.channel_id),
         )
         if not rows:
-            raise UserError("No Weighted Dice table is open in this channel.")
+            raise UserError(_("No Weighted Dice table is open in this channel."))
         if len(rows) > 1:
             listed = ", ".join(f"#{row['id']}" for row in rows)
-            raise UserError(f"Several tables are open here ({listed}): give the `table` number.")
+            raise UserError(
+                _("Several tables are open here ({tables}): give the `{option}` number.").format(
+                    tables=listed, option=pgettext("option name", "table")
+                )
+            )
         return await self.bot.sessions.require(rows[0]["id"])
 
     # -- the game handler (runs inside the session's transaction) ----------------------------
@@ -702,9 +819,14 @@ class WeightedDice(
             raise IllegalMove("That timer no longer applies.")
         if kind == "join":
             if ctx.seat is not None:
-                raise UserError("You are already at this table.")
+                raise UserError(_("You are already at this table."))
             if len(seats) >= wd.MAX_PLAYERS:
-                raise UserError(f"This table is full ({wd.MAX_PLAYERS} players).")
+                raise UserError(
+                    _("This table is full ({players} players).").format(
+                        players=number(wd.MAX_PLAYERS)
+                    )
+                )
+            # Stored, so never translated: a seat's name is what the player is called.
             name = str(action.get("name") or "").strip()[:100] or f"Player {len(seats) + 1}"
             seats.append(Seat(seat=len(seats), user_id=ctx.actor_id, display_name=name))
             return Step(
@@ -715,7 +837,7 @@ class WeightedDice(
             )
         if kind == "leave":
             if ctx.seat is None:
-                raise NotYourGame("You are not in this lobby.")
+                raise NotYourGame(_("You are not in this lobby."))
             if ctx.actor_id == lobby.host:
                 closed = lobby.model_copy(update={"closed": "host_left"})
                 return Step(
@@ -738,11 +860,18 @@ class WeightedDice(
             )
         if kind == "start":
             if ctx.actor_id != lobby.host:
-                raise NotYourGame(f"Only the host (<@{lobby.host}>) can start the game.")
+                raise NotYourGame(
+                    _("Only the host ({host}) can start the game.").format(host=f"<@{lobby.host}>")
+                )
             if len(seats) < wd.MIN_PLAYERS:
+                if len(seats) == 1:
+                    raise IllegalMove(
+                        "Weighted Dice needs at least {needed} players: 1 has joined.",
+                        {"needed": wd.MIN_PLAYERS},
+                    )
                 raise IllegalMove(
-                    f"Weighted Dice needs at least {wd.MIN_PLAYERS} players: "
-                    f"{len(seats)} {'has' if len(seats) == 1 else 'have'} joined."
+                    "Weighted Dice needs at least {needed} players: {joined} have joined.",
+                    {"needed": wd.MIN_PLAYERS, "joined": len(seats)},
                 )
             options = lobby.options or legacy_options(ctx.guild_settings)
             engine, events = wd.new_game(
@@ -771,12 +900,16 @@ class WeightedDice(
         previous = ctx.session
         if ctx.seat is None:
             raise NotYourGame(
-                "Only the players of this table can open the next one: open your own with "
-                "`/weighted new`."
+                _(
+                    "Only the players of this table can open the next one: open your own with "
+                    "{command}."
+                ).format(command=new_command())
             )
         if previous.status != "finished" or not isinstance(load_state(previous.state), TableState):
             raise UserError(
-                "This table ended without a result: open a new one with `/weighted new`."
+                _("This table ended without a result: open a new one with {command}.").format(
+                    command=new_command()
+                )
             )
         if action.get("type") != "lobby":
             raise IllegalMove("That is not something to do with a finished Weighted Dice table.")
@@ -858,14 +991,14 @@ class WeightedDice(
             raise IllegalMove("This game has already started.")
         seat = ctx.seat
         if seat is None:
-            raise NotYourGame("You are not playing at this table.")
+            raise NotYourGame(_("You are not playing at this table."))
         if kind == "leave":
             return wd.Leave(player=seat)
         if kind == "setup":
             if action.get("round") != engine.round:
                 raise IllegalMove(
-                    f"That setup was for round {action.get('round')}, which is over: the table "
-                    f"is on round {engine.round}."
+                    "That setup was for round {old}, which is over: the table is on round {round}.",
+                    {"old": _round_number(action.get("round")), "round": engine.round},
                 )
             return wd.Setup(
                 player=seat,
@@ -875,8 +1008,8 @@ class WeightedDice(
         if kind == "bet":
             if action.get("round") != engine.round:
                 raise IllegalMove(
-                    f"Betting for round {action.get('round')} is closed: the table is on round "
-                    f"{engine.round} now."
+                    "Betting for round {old} is closed: the table is on round {round} now.",
+                    {"old": _round_number(action.get("round")), "round": engine.round},
                 )
             refuse_second_bet(ctx.session, engine, seat)
             amount = parse_amount(str(action.get("amount", "")), engine.scores[seat])
@@ -923,7 +1056,8 @@ class WeightedDice(
             # the embed's image: an embed shows at most 300 px of height, and a table of
             # more than eight seats is taller (up to 348 px for twelve); as an attachment
             # every size shows whole, above the embed, like every game's picture.
-            picture = await picture_worker.draw(table_picture, state, session.seats)
+            # The picture thread does not see this task's language: it is passed along.
+            picture = await picture_worker.draw(table_picture, state, session.seats, current())
             fields["attachments"] = [picture.file()]
         return fields
 
@@ -965,8 +1099,10 @@ class WeightedDice(
             sent = await self.bot.ping_under_game(
                 session,
                 house.user_id,
-                f"🎲 Round {started['round']}: <@{house.user_id}>, you are the house. Press "
-                "**Set up round** on the table to pick the rollers and their dice.",
+                _(
+                    "🎲 Round {round}: {house}, you are the house. Press **Set up round** on the "
+                    "table to pick the rollers and their dice."
+                ).format(round=number(int(started["round"])), house=f"<@{house.user_id}>"),
             )
         except discord.HTTPException as error:
             # The table names the house too; a lost ping is not worth failing the round.
@@ -995,7 +1131,7 @@ class WeightedDice(
                 if follow_up_of(session.state) is None:
                     view = play_on_view(session.id, "lobby")
                 else:
-                    content = f"{content}\n🔁 A new table is open, below."
+                    content = f"{content}\n" + _("🔁 A new table is open, below.")
         return {
             "content": content,
             "embed": rendered.embed,
@@ -1025,17 +1161,19 @@ class WeightedDice(
         session = await self.bot.sessions.require(session_id)
         state = load_state(session.state)
         if not session.is_open or not isinstance(state, TableState):
-            raise UserError("This table is no longer running.")
+            raise UserError(_("This table is no longer running."))
         engine = state.engine
         if engine.round != round_number or engine.phase != "setup":
             raise UserError(
-                f"Round {round_number} is already set up or over: look at the table for the "
-                "current round."
+                _(
+                    "Round {round} is already set up or over: look at the table for the "
+                    "current round."
+                ).format(round=number(round_number))
             )
         seat = session.seat_of(interaction.user.id)
         if seat != engine.house:
             house = _raw_name(session, engine.house)
-            raise NotYourGame(f"Only the house ({house}) sets up this round.")
+            raise NotYourGame(_("Only the house ({house}) sets up this round.").format(house=house))
         return session, engine
 
     async def press_setup(
@@ -1070,7 +1208,7 @@ class WeightedDice(
         self, interaction: discord.Interaction, session_id: int, round_number: int, draft: Draft
     ) -> None:
         if not draft.complete:
-            raise UserError("Pick both rollers and a die for each before confirming.")
+            raise UserError(_("Pick both rollers and a die for each before confirming."))
         action = {
             "type": "setup",
             "round": round_number,
@@ -1084,9 +1222,15 @@ class WeightedDice(
         assert draft.d0 is not None and draft.d1 is not None
         # The panel becomes the receipt; the table itself is shown by the publisher.
         await answer_for(interaction).update(
-            content=(
-                f"✅ Round {round_number} is set: **{names[draft.r0]}** ({die(draft.d0)}) vs "
-                f"**{names[draft.r1]}** ({die(draft.d1)}). Betting is open on the table."
+            content=_(
+                "✅ Round {round} is set: **{first}** ({first_die}) vs **{second}** "
+                "({second_die}). Betting is open on the table."
+            ).format(
+                round=number(round_number),
+                first=names[draft.r0],
+                first_die=die(draft.d0),
+                second=names[draft.r1],
+                second_die=die(draft.d1),
             ),
             view=None,
         )
@@ -1097,19 +1241,22 @@ class WeightedDice(
         session = await self.bot.sessions.require(session_id)
         state = load_state(session.state)
         if not session.is_open or not isinstance(state, TableState):
-            raise UserError("This table is no longer running.")
+            raise UserError(_("This table is no longer running."))
         engine = state.engine
         if engine.round != round_number or engine.phase != "betting":
-            raise IllegalMove(f"Betting for round {round_number} is closed.")
+            raise IllegalMove("Betting for round {round} is closed.", {"round": round_number})
         seat = session.seat_of(interaction.user.id)
         if seat is None:
-            raise NotYourGame("You are not playing at this table.")
+            raise NotYourGame(_("You are not playing at this table."))
         # Ask the engine (on a throwaway copy) whether this player may bet at all, so the
         # house, a roller or a second bet is refused before a modal is shown.
         refuse_second_bet(session, engine, seat)
         wd.apply(engine, wd.Bet(player=seat, roller=side, amount=1), random.Random(0))
         roller = engine.rollers[side]
-        title = f"Bet on {_raw_name(session, roller, 28)} ({die(engine.dice[side])})"
+        # Translators: the bet form's title, e.g. "Bet on Ann (d8)" (45 characters at most).
+        title = _("Bet on {name} ({die})").format(
+            name=_raw_name(session, roller, 28), die=die(engine.dice[side])
+        )
         modal = BetModal(session_id, round_number, side, title, engine.scores[seat])
         await answer_for(interaction).modal(modal)
         # discord.py keeps a sent modal by custom_id until it is submitted; several players
@@ -1149,11 +1296,18 @@ class WeightedDice(
         assert isinstance(previous, TableState)
         rollers = previous.engine.rollers
         lines = [
-            f"✅ You bet **{bet['amount']}** on **{names[bet['roller_seat']]}**. Bets are final.",
-            f"Totals now: {names[rollers[0]]} {totals[0]} · {names[rollers[1]]} {totals[1]}.",
+            _("✅ You bet **{amount}** on **{roller}**. Bets are final.").format(
+                amount=number(bet["amount"]), roller=names[bet["roller_seat"]]
+            ),
+            _("Totals now: {first} {first_total} · {second} {second_total}.").format(
+                first=names[rollers[0]],
+                first_total=number(totals[0]),
+                second=names[rollers[1]],
+                second_total=number(totals[1]),
+            ),
         ]
         if any(event["type"] == "betting_closed" for event in outcome.events):
-            lines.append("Everyone has bet, so the dice were rolled: see the table.")
+            lines.append(_("Everyone has bet, so the dice were rolled: see the table."))
         return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
@@ -54,7 +55,10 @@ CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
     "a roller's die on the card": (colours.DIE_FACE, CARD),
     "the house's frame on the card": (colours.ACCENT, CARD),
 }
-MEDALS = {1: "1st", 2: "2nd", 3: "3rd"}
+# Translators: a player's final place in the picture's standings (short: a narrow column).
+MEDALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+# Translators: what the round is doing now, at the picture's top right (short).
+PHASES = {"setup": N_("the house picks"), "betting": N_("bets open"), "finished": N_("game over")}
 
 
 def height_for(seats: int) -> int:
@@ -63,7 +67,19 @@ def height_for(seats: int) -> int:
 
 def _chance(text: str) -> str:
     share = float(Fraction(text))
-    return f"{share:.0%}" if share >= 0.01 or share == 0 else "<1%"
+    return percent(share) if share >= 0.01 or share == 0 else "<" + percent(0.01)
+
+
+def _die(sides: int) -> str:
+    # Translators: a die by its number of faces (d4, d6, d8, d10, d12, d20).
+    return _("d{sides}").format(sides=sides)
+
+
+def _rank(rank: int) -> str:
+    if rank in MEDALS:
+        return _(MEDALS[rank])
+    # Translators: a final place from 4 on ("4th", "12th"); short: a narrow column.
+    return _("{rank}th").format(rank=number(rank))
 
 
 def render_table(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
@@ -73,15 +89,18 @@ def render_table(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     finished = view["phase"] == "finished"
     heading = (
-        "Final standings"
+        _("Final standings")
         if finished
-        else f"Round {view['round']} · first to {view['target']} points"
+        else _("Round {round} · first to {target} points").format(
+            round=number(view["round"]), target=number(view["target"])
+        )
     )
+    phase = PHASES[view["phase"]]
     pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, 15, colours.TEXT, BACKGROUND,
                             weight="bold", max_width=LIST_WIDTH)  # fmt: skip
-    phase = {"setup": "the house picks", "betting": "bets open", "finished": "game over"}
-    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), phase[view["phase"]], 13,
-                            colours.MUTED, BACKGROUND, anchor="rm")  # fmt: skip
+    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(phase), 13,
+                            colours.MUTED, BACKGROUND, anchor="rm",
+                            max_width=WIDTH - PANEL_LEFT)  # fmt: skip
     _draw_seats(image, view, names, height)
     _draw_round(image, view, names, height)
     return Picture(
@@ -105,21 +124,28 @@ def _seat_order(view: Mapping[str, Any]) -> list[int]:
 def _role(view: Mapping[str, Any], names: Sequence[str], seat: int) -> tuple[str, colours.RGB]:
     player = view["players"][seat]
     if not player["active"]:
-        return "left", colours.MUTED
+        # Translators: a seat's role in the picture: the player left the game.
+        return _("left"), colours.MUTED
     if view["phase"] == "finished":
         rank = view["result"]["ranks"][seat]
-        return MEDALS.get(rank, f"{rank}th"), colours.GOLD if rank == 1 else colours.MUTED
+        return _rank(rank), colours.GOLD if rank == 1 else colours.MUTED
     if seat == view["house"]:
-        return "house", colours.ACCENT
+        # Translators: a seat's role in the picture: this player is the house.
+        return _("house"), colours.ACCENT
     if seat in view["rollers"]:
         index = view["rollers"].index(seat)
-        return f"rolls d{view['dice'][index]}", colours.TEXT
+        # Translators: a seat's role in the picture, e.g. "rolls d8".
+        return _("rolls {die}").format(die=_die(view["dice"][index])), colours.TEXT
     bet = next((b for b in view["bets"] if b["player"] == seat), None)
     if bet is not None:
         backed = names[view["rollers"][bet["roller"]]]
-        return f"{bet['amount']} on {backed}", colours.GOOD
+        # Translators: a seat's bet in the picture, e.g. "10 on Ann".
+        return _("{amount} on {roller}").format(
+            amount=number(bet["amount"]), roller=backed
+        ), colours.GOOD
     if seat in view["to_act"]:
-        return "to bet…", colours.MUTED
+        # Translators: a seat's role in the picture: this player has not bet yet.
+        return _("to bet…"), colours.MUTED
     return "", colours.MUTED
 
 
@@ -139,7 +165,7 @@ def _draw_seats(
         points = player["points"]
         draw.bar(image, (BAR_LEFT, y - 3, BAR_LEFT + BAR_WIDTH, y + 3), points / target,
                  colours.GOLD, colours.RAISED, CARD)  # fmt: skip
-        pictures_text.draw_text(image, (BAR_LEFT + BAR_WIDTH + 5, y), str(points), 13,
+        pictures_text.draw_text(image, (BAR_LEFT + BAR_WIDTH + 5, y), number(points), 13,
                                 colours.TEXT, CARD, weight="bold")  # fmt: skip
         role, role_ink = _role(view, names, seat)
         if role:
@@ -160,9 +186,11 @@ def _draw_round(
         return
     if view["phase"] == "setup":
         house = names[view["house"]]
-        lines = [("House", colours.MUTED, "regular"), (house, colours.TEXT, "bold")]
-        lines.append(("picks two rollers", colours.MUTED, "regular"))
-        lines.append(("and their dice", colours.MUTED, "regular"))
+        # Translators: short lines in the picture's narrow panel: "House", the house's
+        # name, then "picks two rollers and their dice" (wrapped, 3 lines at most).
+        lines = [(_("House"), colours.MUTED, "regular"), (house, colours.TEXT, "bold")]
+        picks = pictures_text.wrap(_("picks two rollers and their dice"), 13, width, max_lines=3)
+        lines.extend((words, colours.MUTED, "regular") for words in picks)
         for index, (words, ink, weight) in enumerate(lines):
             pictures_text.draw_text(image, (inner, top + 18 + 20 * index), words, 13, ink, CARD,
                                     weight=weight, max_width=width)  # fmt: skip
@@ -174,7 +202,7 @@ def _draw_round(
         sides = view["dice"][side]
         chip = draw.rounded_box((34, 22), 6, colours.DIE_FACE, CARD)
         image.paste(chip, (inner, y))
-        pictures_text.draw_text(image, (inner + 17, y + 11), f"d{sides}", 13,
+        pictures_text.draw_text(image, (inner + 17, y + 11), _die(sides), 13,
                                 colours.INK_ON_LIGHT, colours.DIE_FACE, weight="bold",
                                 anchor="mm")  # fmt: skip
         pictures_text.draw_text(image, (inner + 42, y + 11), names[seat], 13, colours.TEXT,
@@ -182,19 +210,29 @@ def _draw_round(
         pictures_text.draw_text(image, (inner, y + 38), _chance(odds[side]), 22, colours.TEXT,
                                 CARD, weight="bold", anchor="ls")  # fmt: skip
         chance_width = pictures_text.width(_chance(odds[side]), 22, "bold")
-        pictures_text.draw_text(image, (inner + chance_width + 5, y + 38), "to win", 12,
-                                colours.MUTED, CARD, anchor="ls")  # fmt: skip
-        pictures_text.draw_text(image, (inner, y + 54), f"bets on: {totals[side]}", 12,
-                                colours.GOOD if totals[side] else colours.MUTED, CARD)  # fmt: skip
+        # Translators: after a roller's chance in the picture: "62% to win".
+        pictures_text.draw_text(image, (inner + chance_width + 5, y + 38), _("to win"), 12,
+                                colours.MUTED, CARD, anchor="ls",
+                                max_width=width - chance_width - 5)  # fmt: skip
+        # Translators: the points bet on a roller so far, in the picture: "bets on: 25".
+        bets_on = _("bets on: {points}").format(points=number(totals[side]))
+        pictures_text.draw_text(image, (inner, y + 54), bets_on, 12,
+                                colours.GOOD if totals[side] else colours.MUTED, CARD,
+                                max_width=width)  # fmt: skip
         y += 72
-    pictures_text.draw_text(image, (inner, y + 2), f"Tie {_chance(odds[2])}:", 12,
+    # Translators: the chance of a tie in the picture, followed by "the house wins".
+    tie = _("Tie {chance}:").format(chance=_chance(odds[2]))
+    pictures_text.draw_text(image, (inner, y + 2), tie, 12,
                             colours.ACCENT, CARD, weight="bold", max_width=width)  # fmt: skip
-    pictures_text.draw_text(image, (inner, y + 18), "the house wins", 12, colours.ACCENT, CARD,
+    pictures_text.draw_text(image, (inner, y + 18), _("the house wins"), 12, colours.ACCENT, CARD,
                             max_width=width)  # fmt: skip
     waiting = len(view["to_act"])
     if waiting:
-        words = f"{waiting} still to bet" if waiting > 1 else "1 still to bet"
-        pictures_text.draw_text(image, (inner, y + 40), words, 12, colours.MUTED, CARD)
+        words = ngettext("{count} still to bet", "{count} still to bet", waiting).format(
+            count=number(waiting)
+        )
+        pictures_text.draw_text(image, (inner, y + 40), words, 12, colours.MUTED, CARD,
+                                max_width=width)  # fmt: skip
 
 
 def _draw_winners(
@@ -209,16 +247,30 @@ def _draw_winners(
     winners = result["winners"]
     best = view["players"][winners[0]]["points"]
     y = top + 18
-    label = "★ Winner" if len(winners) == 1 else "★ Shared win"
-    pictures_text.draw_text(image, (inner, y), label, 14, colours.GOLD, CARD, weight="bold")
+    label = _("★ Winner") if len(winners) == 1 else _("★ Shared win")
+    pictures_text.draw_text(image, (inner, y), label, 14, colours.GOLD, CARD, weight="bold",
+                            max_width=width)  # fmt: skip
     for seat in winners[:4]:
         y += 22
         pictures_text.draw_text(image, (inner, y), names[seat], 15, colours.TEXT, CARD,
                                 weight="bold", max_width=width)  # fmt: skip
     y += 24
-    pictures_text.draw_text(image, (inner, y), f"{best} points", 13, colours.TEXT, CARD)
-    pictures_text.draw_text(image, (inner, y + 20), f"{view['rounds_played']} rounds played", 12,
-                            colours.MUTED, CARD)  # fmt: skip
+    points = ngettext("{points} point", "{points} points", best).format(points=number(best))
+    pictures_text.draw_text(image, (inner, y), points, 13, colours.TEXT, CARD, max_width=width)
+    played = view["rounds_played"]
+    rounds = ngettext("{rounds} round played", "{rounds} rounds played", played).format(
+        rounds=number(played)
+    )
+    pictures_text.draw_text(image, (inner, y + 20), rounds, 12, colours.MUTED, CARD,
+                            max_width=width)  # fmt: skip
+
+
+def names_list(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) == 1:
+        return names[0]
+    # Translators: joins the last name of a list to the others: "Ann, Bo and Cy".
+    return _("{others} and {last}").format(others=", ".join(names[:-1]), last=names[-1])
 
 
 def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -228,25 +280,51 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     if view["phase"] == "finished":
         winners = view["result"]["winners"]
         parts.append(
-            "Weighted Dice, final standings: " + " and ".join(short[s] for s in winners) + " won."
+            _("Weighted Dice, final standings: {winners} won.").format(
+                winners=names_list([short[s] for s in winners])
+            )
         )
     else:
-        parts.append(f"Weighted Dice, round {view['round']}, first to {view['target']} points.")
+        parts.append(
+            _("Weighted Dice, round {round}, first to {target} points.").format(
+                round=number(view["round"]), target=number(view["target"])
+            )
+        )
         if view["phase"] == "setup":
-            parts.append(f"{short[view['house']]}, the house, picks the rollers.")
+            parts.append(
+                _("{house}, the house, picks the rollers.").format(house=short[view["house"]])
+            )
         else:
             odds = [_chance(o) for o in view["odds"]]
             first, second = view["rollers"]
             parts.append(
-                f"{short[first]} rolls a d{view['dice'][0]} ({odds[0]} to win, bets "
-                f"{view['bet_totals'][0]}) against {short[second]} with a d{view['dice'][1]} "
-                f"({odds[1]}, bets {view['bet_totals'][1]}); a tie ({odds[2]}) goes to the "
-                f"house, {short[view['house']]}."
+                _(
+                    "{first} rolls a {first_die} ({first_chance} to win, bets {first_bets}) "
+                    "against {second} with a {second_die} ({second_chance}, bets "
+                    "{second_bets}); a tie ({tie_chance}) goes to the house, {house}."
+                ).format(
+                    first=short[first],
+                    first_die=_die(view["dice"][0]),
+                    first_chance=odds[0],
+                    first_bets=number(view["bet_totals"][0]),
+                    second=short[second],
+                    second_die=_die(view["dice"][1]),
+                    second_chance=odds[1],
+                    second_bets=number(view["bet_totals"][1]),
+                    tie_chance=odds[2],
+                    house=short[view["house"]],
+                )
             )
     seats = []
     for seat in _seat_order(view):
-        role, _ = _role(view, short, seat)
-        points = view["players"][seat]["points"]
-        seats.append(f"{short[seat]} {points}" + (f" ({role})" if role else ""))
-    parts.append("Seats: " + "; ".join(seats) + ".")
+        role = _role(view, short, seat)[0]
+        points = number(view["players"][seat]["points"])
+        if role:
+            # Translators: one seat in the picture's alt text: "Ann 42 (house)".
+            seats.append(
+                _("{name} {points} ({role})").format(name=short[seat], points=points, role=role)
+            )
+        else:
+            seats.append(f"{short[seat]} {points}")
+    parts.append(_("Seats: {seats}.").format(seats="; ".join(seats)))
     return clip_alt_text(" ".join(parts))

@@ -18,7 +18,9 @@ from fractions import Fraction
 
 import discord
 
+from bot import i18n
 from bot.games import Seat
+from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import palette
 from bot.pictures.picture import Picture
 from bot.text import escape
@@ -45,6 +47,8 @@ COLOUR_CANCELLED = discord.Colour(palette.EMBED_CANCELLED)
 NAME_LIMIT = 24
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
+TITLE_LIMIT = 256
+FOOTER_LIMIT = 2048
 
 Names = Mapping[int, str]
 
@@ -57,10 +61,15 @@ class Rendered:
     content: str | None = None
 
 
+def player_name(seat: int) -> str:
+    """The name shown for a seat whose player has no display name."""
+    return _("Player {number}").format(number=number(seat + 1))
+
+
 def seat_names(seats: Sequence[Seat]) -> dict[int, str]:
     """Seat → a display name safe inside markdown, short enough for every limit."""
     return {
-        seat.seat: escape(seat.display_name.strip() or f"Player {seat.seat + 1}", NAME_LIMIT)
+        seat.seat: escape(seat.display_name.strip() or player_name(seat.seat), NAME_LIMIT)
         for seat in seats
     }
 
@@ -69,28 +78,43 @@ def picture_names(seats: Sequence[Seat]) -> list[str]:
     """Seat -> the display name as the picture draws it (raw: markdown means nothing in a
     picture), in seat order."""
     ordered = sorted(seats, key=lambda seat: seat.seat)
-    return [seat.display_name.strip() or f"Player {seat.seat + 1}" for seat in ordered]
+    return [seat.display_name.strip() or player_name(seat.seat) for seat in ordered]
 
 
-def table_picture(table: TableState, seats: Sequence[Seat]) -> Picture:
-    """The table as a picture (``cogs.weighted_picture``), alt text included."""
-    return weighted_picture.render_table(public_view(table.engine), picture_names(seats))
+def table_picture(table: TableState, seats: Sequence[Seat], language: str | None = None) -> Picture:
+    """The table as a picture (``cogs.weighted_picture``), alt text included, in
+    ``language`` (the caller's current one by default). The picture thread does not see
+    the caller's language, so the cog passes it along."""
+    with i18n.use(language or i18n.current()):
+        return weighted_picture.render_table(public_view(table.engine), picture_names(seats))
 
 
 def die(sides: int) -> str:
-    return f"d{sides}"
+    # Translators: a die by its number of faces (d4, d6, d8, d10, d12, d20).
+    return _("d{sides}").format(sides=sides)
 
 
 def chance(value: Fraction) -> str:
     """An exact probability and its rounded percentage, e.g. ``73/80 (91.3%)``."""
-    return f"{value.numerator}/{value.denominator} ({float(value):.1%})"
+    # Translators: an exact chance and its percentage, e.g. "73/80 (91.3%)".
+    return _("{numerator}/{denominator} ({percent})").format(
+        numerator=number(value.numerator),
+        denominator=number(value.denominator),
+        percent=percent(float(value), 1),
+    )
 
 
 def odds_line(names: Names, rollers: Sequence[int], dice: Sequence[int]) -> str:
     first, second, tie = win_probabilities(dice[0], dice[1])
-    return (
-        f"Chances: **{names[rollers[0]]}** wins {chance(first)} · "
-        f"**{names[rollers[1]]}** wins {chance(second)} · tie (the house wins) {chance(tie)}"
+    return _(
+        "Chances: **{first}** wins {first_chance} · **{second}** wins {second_chance} · "
+        "tie (the house wins) {tie_chance}"
+    ).format(
+        first=names[rollers[0]],
+        first_chance=chance(first),
+        second=names[rollers[1]],
+        second_chance=chance(second),
+        tie_chance=chance(tie),
     )
 
 
@@ -100,12 +124,12 @@ def _clip(text: str, limit: int) -> str:
 
 def _names_list(names: Sequence[str]) -> str:
     """``**A**``, ``**A** and **B**``, ``**A**, **B** and **C**``."""
-    bold = [f"**{name}**" for name in names]
-    return bold[0] if len(bold) == 1 else ", ".join(bold[:-1]) + f" and {bold[-1]}"
+    return weighted_picture.names_list([f"**{name}**" for name in names])
 
 
 def _timestamp(at: float | None) -> str:
-    return "soon" if at is None else f"<t:{int(at)}:R>"
+    # Translators: when a timer fires, if its time is not known ("Betting closes soon").
+    return _("soon") if at is None else f"<t:{int(at)}:R>"
 
 
 # -- the table's options ----------------------------------------------------------------------
@@ -114,14 +138,24 @@ def _timestamp(at: float | None) -> str:
 def length_text(length: GameLength) -> str:
     """ "about 10 rounds (most games 6 to 16)": the lab's estimate for this table."""
     low, high = round(length.p10), round(length.p90)
-    spread = f" (most games {low} to {high})" if high > low else ""
-    return f"about **{length.rounds}** round{'s' if length.rounds != 1 else ''}{spread}"
+    rounds = length.rounds
+    if high > low:
+        return ngettext(
+            "about **{rounds}** round (most games {low} to {high})",
+            "about **{rounds}** rounds (most games {low} to {high})",
+            rounds,
+        ).format(rounds=number(rounds), low=number(low), high=number(high))
+    return ngettext("about **{rounds}** round", "about **{rounds}** rounds", rounds).format(
+        rounds=number(rounds)
+    )
 
 
 def times_text(options: TableOptions) -> str:
-    return (
-        f"Bets stay open **{options.betting_window_seconds} s** a round; the house has "
-        f"**{options.house_setup_seconds} s** to set up."
+    return _(
+        "Bets stay open **{betting} s** a round; the house has **{setup} s** to set up."
+    ).format(
+        betting=number(options.betting_window_seconds),
+        setup=number(options.house_setup_seconds),
     )
 
 
@@ -129,37 +163,58 @@ def lobby_rules_text(options: TableOptions | None, seated: int) -> str:
     """The lobby's target, how long the game should last with the players seated so far
     (five at least: a game needs them), and the table's times."""
     if options is None:  # a lobby opened before tables had options
-        return f"First to {TARGET_POINTS} points wins."
+        return _("First to {target} points wins.").format(target=number(TARGET_POINTS))
     players = max(MIN_PLAYERS, seated)
     target = options.target_for(players)
-    length = length_text(options.length(players))
+    fields = {
+        "target": number(target),
+        "length": length_text(options.length(players)),
+        "players": number(players),
+    }
     if not options.short:
-        card = " (the card)" if target == TARGET_POINTS else ""
-        rules = f"First to **{target}** points wins{card}: {length} with {players} players."
+        if target == TARGET_POINTS:
+            # Translators: "the card" is the game's printed rules card (150 points).
+            rules = _(
+                "First to **{target}** points wins (the card): {length} with {players} players."
+            )
+        else:
+            rules = _("First to **{target}** points wins: {length} with {players} players.")
     elif target == TARGET_POINTS:
-        rules = (
-            f"**Short game**: with {players} players the card's {target} points already "
-            f"ends in {length}, so first to **{target}** wins."
+        rules = _(
+            "**Short game**: with {players} players the card's {target} points already ends "
+            "in {length}, so first to **{target}** wins."
         )
     else:
-        rules = (
-            f"**Short game**: first to **{target}** points with {players} players, {length}; "
+        rules = _(
+            "**Short game**: first to **{target}** points with {players} players, {length}; "
             "the target follows the table size until the game starts."
         )
-    return f"{rules}\n{times_text(options)}"
+    return f"{rules.format(**fields)}\n{times_text(options)}"
 
 
 def table_rules_text(options: TableOptions | None, state: WeightedDiceState) -> str:
     """The table's footer line: the target, the expected length and the times."""
-    short = " (short game)" if options is not None and options.short else ""
-    text = f"first to {state.target} points wins{short}"
+    if options is not None and options.short:
+        text = _("first to {target} points wins (short game)")
+    else:
+        text = _("first to {target} points wins")
+    text = text.format(target=number(state.target))
     if options is None:
         return text
     length = lengths().length(state.n_players, state.target)
-    return (
-        f"{text} · about {length.rounds} rounds with {state.n_players} players · "
-        f"bets {options.betting_window_seconds} s · house {options.house_setup_seconds} s"
-    )
+    parts = [
+        text,
+        ngettext(
+            "about {rounds} round with {players} players",
+            "about {rounds} rounds with {players} players",
+            length.rounds,
+        ).format(rounds=number(length.rounds), players=number(state.n_players)),
+        # Translators: the betting window in the table's footer, e.g. "bets 30 s".
+        _("bets {seconds} s").format(seconds=number(options.betting_window_seconds)),
+        # Translators: the house's setup time in the table's footer, e.g. "house 60 s".
+        _("house {seconds} s").format(seconds=number(options.house_setup_seconds)),
+    ]
+    return " · ".join(parts)
 
 
 # -- the lobby ------------------------------------------------------------------------------
@@ -174,42 +229,59 @@ def lobby_embed(
     note: str | None = None,
 ) -> Rendered:
     names = seat_names(seats)
-    host = next((names[s.seat] for s in seats if s.user_id == lobby.host), "the host")
+    host = next((names[s.seat] for s in seats if s.user_id == lobby.host), _("the host"))
     lines = [
-        f"`{s.seat + 1}.` **{names[s.seat]}**" + (" — host" if s.user_id == lobby.host else "")
+        (
+            _("`{number}.` **{name}** — host")
+            if s.user_id == lobby.host
+            else _("`{number}.` **{name}**")
+        ).format(number=number(s.seat + 1), name=names[s.seat])
         for s in seats
     ]
     if lobby.closed == "expired":
-        description = "⌛ This lobby expired before the game started."
+        description = _("⌛ This lobby expired before the game started.")
     elif lobby.closed == "host_left":
-        description = "🚪 The host left, so this lobby closed."
+        description = _("🚪 The host left, so this lobby closed.")
     elif cancelled:
-        description = note or "🛑 This lobby was closed."
+        description = note or _("🛑 This lobby was closed.")
     else:
         missing = MIN_PLAYERS - len(seats)
         status = (
-            f"Waiting for **{missing}** more player{'s' if missing != 1 else ''} to start."
+            ngettext(
+                "Waiting for **{count}** more player to start.",
+                "Waiting for **{count}** more players to start.",
+                missing,
+            ).format(count=number(missing))
             if missing > 0
-            else f"Ready: **{host}** can press **Start**."
+            else _("Ready: **{host}** can press **Start**.").format(host=host)
         )
-        description = (
-            f"**{host}** opened a Weighted Dice table: one player is the house, two roll, "
-            f"everyone else bets on a roller. {lobby_rules_text(lobby.options, len(seats))}\n"
-            f"Press **Join** to take a seat ({MIN_PLAYERS} to {MAX_PLAYERS} players). "
-            f"{status}\nThe lobby closes {_timestamp(lobby.expires_at)} if not started."
+        description = _(
+            "**{host}** opened a Weighted Dice table: one player is the house, two roll, "
+            "everyone else bets on a roller. {rules}\n"
+            "Press **Join** to take a seat ({low} to {high} players). {status}\n"
+            "The lobby closes {when} if not started."
+        ).format(
+            host=host,
+            rules=lobby_rules_text(lobby.options, len(seats)),
+            low=number(MIN_PLAYERS),
+            high=number(MAX_PLAYERS),
+            status=status,
+            when=_timestamp(lobby.expires_at),
         )
     closed = cancelled or lobby.closed is not None
     embed = discord.Embed(
-        title="🎲 Weighted Dice — lobby",
-        description=description,
+        title=_("🎲 Weighted Dice — lobby"),
+        description=_clip(description, DESCRIPTION_LIMIT),
         colour=COLOUR_CANCELLED if closed else COLOUR,
     )
     embed.add_field(
-        name=f"Players ({len(seats)}/{MAX_PLAYERS})",
-        value=_clip("\n".join(lines) or "nobody yet", FIELD_LIMIT),
+        name=_("Players ({count}/{limit})").format(
+            count=number(len(seats)), limit=number(MAX_PLAYERS)
+        ),
+        value=_clip("\n".join(lines) or _("nobody yet"), FIELD_LIMIT),
         inline=False,
     )
-    embed.set_footer(text=f"Table #{session_id}")
+    embed.set_footer(text=_("Table #{table}").format(table=session_id))
     return Rendered(embed)
 
 
@@ -219,111 +291,164 @@ def lobby_embed(
 def change_text(change: ScoreChange, summary: RoundSummary, names: Names) -> str:
     """Why one player's points moved in a scored round."""
     gain = change.after - change.before
-    backed = names[summary.rollers[change.side]] if change.side is not None else ""
-    # The roller who lost (when one did): whose backers' bets a winner takes.
-    other = names[summary.rollers[1 - summary.winner]] if summary.winner is not None else ""
-    floored = f", floored at {FLOOR_POINTS}" if change.floored else ""
+    fields = {
+        "gain": number(abs(gain)),
+        "amount": number(change.amount or 0),
+        "pot": number(change.pot or 0),
+        "roll": number(change.roll or 0),
+        "floor": number(FLOOR_POINTS),
+        "backed": names[summary.rollers[change.side]] if change.side is not None else "",
+        # The roller who lost (when one did): whose backers' bets a winner takes.
+        "other": names[summary.rollers[1 - summary.winner]] if summary.winner is not None else "",
+    }
     match change.reason:
         case "won_bet":
             # A bet is never taken up front: a winning backer gains as much as they bet,
             # plus everything bet on the loser.
-            return (
-                f"won {gain} (bet {change.amount} on {backed}: {change.amount} for backing "
-                f"the winner + the {change.pot} bet on {other})"
+            text = _(
+                "won {gain} (bet {amount} on {backed}: {amount} for backing the winner + the "
+                "{pot} bet on {other})"
             )
         case "won_bet_half":
-            return (
-                f"won {gain} (bet {change.amount} on {backed}; nobody backed {other}, so half "
-                "the bet)"
+            text = _(
+                "won {gain} (bet {amount} on {backed}; nobody backed {other}, so half the bet)"
             )
+        case "lost_bet" if change.floored:
+            text = _("lost {gain} (bet {amount} on {backed}, floored at {floor})")
         case "lost_bet":
-            return f"lost {-gain} (bet {change.amount} on {backed}{floored})"
-        case "lost_bet_tie":
-            return (
-                f"lost {-gain} (bet {change.amount} on {backed}; the house takes the tie{floored})"
+            text = _("lost {gain} (bet {amount} on {backed})")
+        case "lost_bet_tie" if change.floored:
+            text = _(
+                "lost {gain} (bet {amount} on {backed}; the house takes the tie, floored at "
+                "{floor})"
             )
+        case "lost_bet_tie":
+            text = _("lost {gain} (bet {amount} on {backed}; the house takes the tie)")
         case "roller_won":
-            return f"roller bonus +{gain} (rolled {change.roll} + the {change.pot} bet on {other})"
+            text = _("roller bonus +{gain} (rolled {roll} + the {pot} bet on {other})")
         case "house_tie":
-            return f"house takes the tie: +{gain} (every bet)"
+            text = _("house takes the tie: +{gain} (every bet)")
         case "house_rigged":
-            return f"house rigged to {FLOOR_POINTS} (a tie nobody bet on)"
+            text = _("house rigged to {floor} (a tie nobody bet on)")
         case _:
-            return f"{unchanged_why(change, summary)}, unchanged"
+            text = _("{why}, unchanged")
+            fields["why"] = unchanged_why(change, summary)
+    return text.format(**fields)
 
 
 UNCHANGED_WHY = {
-    "roller_lost": "lost the roll",
-    "house": "the house",
-    "no_bet": "no bet",
+    # Translators: why a roller's points did not move in a round.
+    "roller_lost": N_("lost the roll"),
+    # Translators: why the house's points did not move in a round.
+    "house": N_("the house"),
+    # Translators: why a player's points did not move in a round.
+    "no_bet": N_("no bet"),
 }
 
 
 def unchanged_why(change: ScoreChange, summary: RoundSummary) -> str:
     if change.reason == "roller_lost" and summary.winner is None:
-        return "rolled the tie"
-    return UNCHANGED_WHY.get(change.reason, "")
+        return _("rolled the tie")
+    why = UNCHANGED_WHY.get(change.reason)
+    return _(why) if why else ""
 
 
 def round_text(summary: RoundSummary, names: Names) -> str:
     """The last scored round: the rolls, the winner, then only the points that moved (who
     stayed the same is one short line, not a "20 → 20" each)."""
     first, second = summary.rollers
-    rolls = (
-        f"**{names[first]}** ({die(summary.dice[0])}) rolled **{summary.rolls[0]}**, "
-        f"**{names[second]}** ({die(summary.dice[1])}) rolled **{summary.rolls[1]}**"
+    rolls = _(
+        "**{first}** ({first_die}) rolled **{first_roll}**, **{second}** ({second_die}) rolled "
+        "**{second_roll}**"
+    ).format(
+        first=names[first],
+        first_die=die(summary.dice[0]),
+        first_roll=number(summary.rolls[0]),
+        second=names[second],
+        second_die=die(summary.dice[1]),
+        second_roll=number(summary.rolls[1]),
     )
     if summary.winner is None:
-        verdict = f"a tie: the house (**{names[summary.house]}**) wins"
+        verdict = _("a tie: the house (**{house}**) wins").format(house=names[summary.house])
     else:
-        verdict = f"**{names[summary.rollers[summary.winner]]}** wins"
-    lines = [f"**Round {summary.round}:** {rolls} → {verdict}."]
+        verdict = _("**{winner}** wins").format(winner=names[summary.rollers[summary.winner]])
+    lines = [
+        _("**Round {round}:** {rolls} → {verdict}.").format(
+            round=number(summary.round), rolls=rolls, verdict=verdict
+        )
+    ]
     unchanged = []
     for change in summary.changes:
         if change.reason in UNCHANGED_WHY:
-            unchanged.append(f"{names[change.player]} ({unchanged_why(change, summary)})")
+            unchanged.append(
+                _("{name} ({why})").format(
+                    name=names[change.player], why=unchanged_why(change, summary)
+                )
+            )
             continue
         lines.append(
-            f"• **{names[change.player]}** {change.before} → **{change.after}**: "
-            f"{change_text(change, summary, names)}"
+            _("• **{name}** {before} → **{after}**: {why}").format(
+                name=names[change.player],
+                before=number(change.before),
+                after=number(change.after),
+                why=change_text(change, summary, names),
+            )
         )
     if unchanged:
-        lines.append("Unchanged: " + ", ".join(unchanged) + ".")
+        lines.append(_("Unchanged: {players}.").format(players=", ".join(unchanged)))
     return "\n".join(lines)
 
 
 def roll_off_text(roll_off: Sequence[Event], names: Names, house: int) -> str:
     lines = []
     for event in roll_off:
-        rolls = " · ".join(f"{names[r['player']]} {r['roll']}" for r in event["rolls"])
-        label = "Roll-off (d20)" if event["attempt"] == 1 else "Re-roll"
-        lines.append(f"{label}: {rolls}")
+        rolls = " · ".join(f"{names[r['player']]} {number(r['roll'])}" for r in event["rolls"])
+        if event["attempt"] == 1:
+            lines.append(_("Roll-off (d20): {rolls}").format(rolls=rolls))
+        else:
+            lines.append(_("Re-roll: {rolls}").format(rolls=rolls))
         tied = event.get("tied") or []
         if tied:
-            who = ", ".join(names[seat] for seat in tied)
-            lines.append(f"Tie at {event['highest']} between {who}: they roll again.")
-    lines.append(f"**{names[house]}** rolled highest and is the first house.")
+            lines.append(
+                _("Tie at {roll} between {players}: they roll again.").format(
+                    roll=number(event["highest"]),
+                    players=", ".join(names[seat] for seat in tied),
+                )
+            )
+    lines.append(_("**{house}** rolled highest and is the first house.").format(house=names[house]))
     return "\n".join(lines)
 
 
 def notice_text(event: Event, names: Names) -> str | None:
     kind = event.get("type")
     if kind == "player_left":
-        return (
-            f"🚪 **{names[event['player']]}** left the table and keeps "
-            f"{event['points']} points for the standings."
-        )
+        return ngettext(
+            "🚪 **{player}** left the table and keeps {points} point for the standings.",
+            "🚪 **{player}** left the table and keeps {points} points for the standings.",
+            int(event["points"]),
+        ).format(player=names[event["player"]], points=number(event["points"]))
     if kind == "round_void":
-        who = "the house" if event["reason"] == "house_left" else "a roller"
-        dropped = " and the bets were dropped" if event.get("bets_dropped") else ""
-        return f"Round {event['round']} was void: {who} left{dropped}."
+        house_left = event["reason"] == "house_left"
+        if event.get("bets_dropped"):
+            text = (
+                _("Round {round} was void: the house left and the bets were dropped.")
+                if house_left
+                else _("Round {round} was void: a roller left and the bets were dropped.")
+            )
+        else:
+            text = (
+                _("Round {round} was void: the house left.")
+                if house_left
+                else _("Round {round} was void: a roller left.")
+            )
+        return text.format(round=number(event["round"]))
     if kind == "house_passed":
-        return f"🏠 The house passes to **{names[event['to']]}**."
+        return _("🏠 The house passes to **{player}**.").format(player=names[event["to"]])
     if kind == "house_timeout":
-        return (
-            f"⏱️ **{names[event['house']]}** did not set up round {event['round']} in time, so "
-            f"I picked the rollers and dice at random."
-        )
+        return _(
+            "⏱️ **{house}** did not set up round {round} in time, so I picked the rollers and "
+            "dice at random."
+        ).format(house=names[event["house"]], round=number(event["round"]))
     return None
 
 
@@ -332,21 +457,23 @@ def _phase_text(table: TableState, names: Names) -> str:
     scored yet; after that, one line."""
     state = table.engine
     house = names[state.house]
+    when = _timestamp(table.deadline_at)
     if state.phase == "setup":
-        return (
-            f"🏠 **{house}** is the house: press **Set up round** to pick two rollers and a "
-            f"die for each. If not done {_timestamp(table.deadline_at)}, I'll pick at random."
-        )
+        return _(
+            "🏠 **{house}** is the house: press **Set up round** to pick two rollers and a die "
+            "for each. If not done {when}, I'll pick at random."
+        ).format(house=house, when=when)
     lines = [odds_line(names, state.rollers, state.dice)]
     if state.rounds_played == 0:
         lines.append(
-            "**Place your bets**: press **Bet on …** and type an amount (1 to your points), "
-            "or use a quick bet. Bets are public and final; the house and the rollers don't "
-            f"bet. Betting closes {_timestamp(table.deadline_at)}, or as soon as everyone "
-            "has bet."
+            _(
+                "**Place your bets**: press **Bet on …** and type an amount (1 to your "
+                "points), or use a quick bet. Bets are public and final; the house and the "
+                "rollers don't bet. Betting closes {when}, or as soon as everyone has bet."
+            ).format(when=when)
         )
     else:
-        lines.append(f"Bets close {_timestamp(table.deadline_at)} or when everyone has bet.")
+        lines.append(_("Bets close {when} or when everyone has bet.").format(when=when))
     return "\n".join(lines)
 
 
@@ -358,24 +485,42 @@ def status_line(
     state = table.engine
     names = seat_names(seats)
     if cancelled:
-        return note or "🛑 This game was stopped; no result was recorded."
+        return note or _("🛑 This game was stopped; no result was recorded.")
     if state.phase == "finished":
         outcome = result(state)
         assert outcome is not None
         best = state.scores[outcome.winners[0]]
         winners = _names_list([names[seat] for seat in outcome.winners])
-        verb = "wins" if len(outcome.winners) == 1 else "share the win of"
-        rounds = f"{state.rounds_played} round{'s' if state.rounds_played != 1 else ''}"
-        return f"🏆 {winners} {verb} Weighted Dice with {best} points after {rounds}."
+        rounds = state.rounds_played
+        if len(outcome.winners) == 1:
+            text = ngettext(
+                "🏆 {winners} wins Weighted Dice with {points} points after {rounds} round.",
+                "🏆 {winners} wins Weighted Dice with {points} points after {rounds} rounds.",
+                rounds,
+            )
+        else:
+            text = ngettext(
+                "🏆 {winners} share the win of Weighted Dice with {points} points after "
+                "{rounds} round.",
+                "🏆 {winners} share the win of Weighted Dice with {points} points after "
+                "{rounds} rounds.",
+                rounds,
+            )
+        return text.format(winners=winners, points=number(best), rounds=number(rounds))
     if state.phase == "setup":
-        return (
-            f"🎲 **Weighted Dice**, round {state.round}: **{names[state.house]}**, the house, "
-            "picks the rollers."
-        )
+        return _(
+            "🎲 **Weighted Dice**, round {round}: **{house}**, the house, picks the rollers."
+        ).format(round=number(state.round), house=names[state.house])
     first, second = state.rollers
-    return (
-        f"🎲 **Weighted Dice**, round {state.round}: **{names[first]}** ({die(state.dice[0])}) "
-        f"against **{names[second]}** ({die(state.dice[1])}): place your bets."
+    return _(
+        "🎲 **Weighted Dice**, round {round}: **{first}** ({first_die}) against **{second}** "
+        "({second_die}): place your bets."
+    ).format(
+        round=number(state.round),
+        first=names[first],
+        first_die=die(state.dice[0]),
+        second=names[second],
+        second_die=die(state.dice[1]),
     )
 
 
@@ -392,16 +537,18 @@ def table_embed(
     blocks: list[str] = []
     finished = state.phase == "finished"
     if cancelled:
-        title = "🎲 Weighted Dice — stopped"
+        title = _("🎲 Weighted Dice — stopped")
     elif finished:
-        title = "🎲 Weighted Dice — final standings"
+        title = _("🎲 Weighted Dice — final standings")
         outcome = result(state)
         if outcome is not None and outcome.reason != "normal":
             blocks.append(
-                f"The game ended early: fewer than {MIN_PLAYERS} players remain at the table."
+                _("The game ended early: fewer than {players} players remain at the table.").format(
+                    players=number(MIN_PLAYERS)
+                )
             )
     else:
-        title = f"🎲 Weighted Dice — round {state.round}"
+        title = _("🎲 Weighted Dice — round {round}").format(round=number(state.round))
         blocks.append(_phase_text(table, names))
     notices = [text for text in (notice_text(e, names) for e in table.notices) if text]
     if notices and not cancelled and not finished:
@@ -413,11 +560,11 @@ def table_embed(
         blocks.append(roll_off_text(table.roll_off, names, table.first_house))
     description = _clip("\n\n".join(blocks), DESCRIPTION_LIMIT) or None
     colour = COLOUR_CANCELLED if cancelled else COLOUR_FINISHED if finished else COLOUR
-    embed = discord.Embed(title=title, description=description, colour=colour)
-    footer = f"Table #{session_id} · " + table_rules_text(table.options, state)
+    embed = discord.Embed(title=_clip(title, TITLE_LIMIT), description=description, colour=colour)
+    parts = [_("Table #{table}").format(table=session_id), table_rules_text(table.options, state)]
     if not finished and not cancelled:
-        footer += f" · rounds played: {state.rounds_played}"
-    embed.set_footer(text=footer)
+        parts.append(_("rounds played: {rounds}").format(rounds=number(state.rounds_played)))
+    embed.set_footer(text=_clip(" · ".join(parts), FOOTER_LIMIT))
     return Rendered(embed, status_line(table, seats, cancelled=cancelled, note=note))
 
 
@@ -426,16 +573,22 @@ def table_embed(
 
 def setup_panel_text(state: WeightedDiceState, names: Names, draft: Draft) -> str:
     lines = [
-        f"🏠 You are the house for round {state.round}. Pick two rollers (not yourself) and a "
-        "die for each, then press **Confirm**. Both may get the same die.",
+        _(
+            "🏠 You are the house for round {round}. Pick two rollers (not yourself) and a die "
+            "for each, then press **Confirm**. Both may get the same die."
+        ).format(round=number(state.round)),
     ]
     r0 = names[draft.r0] if draft.r0 is not None else "?"
     r1 = names[draft.r1] if draft.r1 is not None else "?"
     d0 = die(draft.d0) if draft.d0 is not None else "?"
     d1 = die(draft.d1) if draft.d1 is not None else "?"
-    lines.append(f"So far: **{r0}** ({d0}) vs **{r1}** ({d1})")
+    lines.append(
+        _("So far: **{first}** ({first_die}) vs **{second}** ({second_die})").format(
+            first=r0, first_die=d0, second=r1, second_die=d1
+        )
+    )
     if draft.r0 is not None and draft.r0 == draft.r1:
-        lines.append("⚠️ Pick two different players.")
+        lines.append(_("⚠️ Pick two different players."))
     if draft.complete and draft.r0 != draft.r1:
         assert draft.r0 is not None and draft.r1 is not None
         assert draft.d0 is not None and draft.d1 is not None

@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from bot.guild_settings import GuildSettings, setting_bounds
+from bot.i18n import _, number, pgettext
 from game_core.analysis.weighted_lengths import OFFERED_TARGETS, GameLength, lengths
 from game_core.base import Event
 from game_core.errors import IllegalMove
@@ -43,7 +44,12 @@ MAX_NOTICES = 4
 # A bet amount as typed in the modal: an optional sign and digits (the engine judges the
 # range, so "0" and "-3" get the engine's own explanation).
 _AMOUNT = re.compile(r"[+-]?[0-9]{1,12}")
-ALL_IN_WORDS = frozenset({"all", "all in", "all-in", "allin", "max"})
+# Every language's words, whatever the player's language: the modal suggests its own.
+ALL_IN_WORDS = frozenset(
+    {"all", "all in", "all-in", "allin", "max"}  # English
+    | {"todo", "todo dentro", "máximo", "maximo", "máx"}  # Spanish
+    | {"tout", "tapis", "tout miser", "maximum"}  # French
+)
 
 
 # The ``points`` option's value for the short game (a real target is never 0).
@@ -68,16 +74,26 @@ class TableOptions(BaseModel):
 
     @model_validator(mode="after")
     def _within_limits(self) -> TableOptions:
+        # Built in the current language: ``chosen`` shows them to the host at once. The
+        # bounds as Discord shows the option's range (digits only).
         problems = []
         if self.target is not None and self.target not in OFFERED_TARGETS:
-            offered = ", ".join(str(target) for target in OFFERED_TARGETS)
-            problems.append(f"**points** must be the short game or one of {offered}")
+            offered = ", ".join(number(target) for target in OFFERED_TARGETS)
+            problems.append(
+                _("**{option}** must be the short game or one of {offered}").format(
+                    option=pgettext("option name", "points"), offered=offered
+                )
+            )
         for value, (low, high), name in (
             (self.betting_window_seconds, BETTING_WINDOW_BOUNDS, "betting_window"),
             (self.house_setup_seconds, HOUSE_SETUP_BOUNDS, "house_setup"),
         ):
             if not low <= value <= high:
-                problems.append(f"**{name}** must be from {low} to {high} seconds")
+                problems.append(
+                    _("**{option}** must be from {low} to {high} seconds").format(
+                        option=pgettext("option name", name), low=low, high=high
+                    )
+                )
         if problems:
             raise ValueError("; ".join(problems))
         return self
@@ -105,7 +121,9 @@ class TableOptions(BaseModel):
             )
         except ValidationError as error:
             messages = [problem["msg"].removeprefix("Value error, ") for problem in error.errors()]
-            raise IllegalMove("No table was opened: " + "; ".join(messages) + ".") from None
+            raise IllegalMove(
+                "No table was opened: {problems}.", {"problems": "; ".join(messages)}
+            ) from None
 
     @property
     def short(self) -> bool:
@@ -190,10 +208,15 @@ def parse_amount(text: str, points: int) -> int:
     cleaned = text.strip()
     if cleaned.lower() in ALL_IN_WORDS:
         return points
-    if not _AMOUNT.fullmatch(cleaned):
-        shown = cleaned[:20] or "nothing"
+    if not cleaned:
         raise IllegalMove(
-            f"“{shown}” is not a whole number: type an amount from 1 to {points} (your points)."
+            "“nothing” is not a whole number: type an amount from 1 to {points} (your points).",
+            {"points": points},
+        )
+    if not _AMOUNT.fullmatch(cleaned):
+        raise IllegalMove(
+            "“{shown}” is not a whole number: type an amount from 1 to {points} (your points).",
+            {"shown": cleaned[:20], "points": points},
         )
     return int(cleaned)
 

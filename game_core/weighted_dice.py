@@ -238,7 +238,10 @@ def _known(scores: Mapping[Any, int], player: object) -> bool:
 
 def _pair(value: object, what: str) -> tuple[Any, Any]:
     if isinstance(value, str | bytes) or not isinstance(value, Sequence) or len(value) != 2:
-        raise IllegalMove(f"{what} must be a pair of exactly two values, got {value!r}.")
+        raise IllegalMove(
+            "{what} must be a pair of exactly two values, got {value!r}.",
+            {"what": what, "value": value},
+        )
     return value[0], value[1]
 
 
@@ -254,13 +257,16 @@ def validate_round(
         raise IllegalMove("scores must map each player to their points.")
     for player, points in scores.items():
         if not is_int(points) or points < 0:
-            raise IllegalMove(f"{player!r} has {points!r} points: points are a whole number >= 0.")
+            raise IllegalMove(
+                "{player!r} has {points!r} points: points are a whole number >= 0.",
+                {"player": player, "points": points},
+            )
     if not _known(scores, house):
-        raise IllegalMove(f"The house {house!r} is not a known player.")
+        raise IllegalMove("The house {house!r} is not a known player.", {"house": house})
     first, second = _pair(rollers, "rollers")
     for roller in (first, second):
         if not _known(scores, roller):
-            raise IllegalMove(f"The roller {roller!r} is not a known player.")
+            raise IllegalMove("The roller {roller!r} is not a known player.", {"roller": roller})
         if roller == house:
             raise IllegalMove("The house cannot be one of the rollers.")
     if first == second:
@@ -268,25 +274,29 @@ def validate_round(
     roll_pair = _pair(rolls, "rolls")
     for value in roll_pair:
         if not is_int(value) or not 1 <= value <= MAX_ROLL:
-            raise IllegalMove(f"A roll must be a whole number from 1 to {MAX_ROLL}, got {value!r}.")
+            raise IllegalMove(
+                "A roll must be a whole number from 1 to {max}, got {value!r}.",
+                {"max": MAX_ROLL, "value": value},
+            )
     if not isinstance(bets, Mapping):
         raise IllegalMove("bets must map each bettor to (roller index, amount).")
     checked: dict[K, tuple[int, int]] = {}
     for bettor, bet in bets.items():
         if not _known(scores, bettor):
-            raise IllegalMove(f"The bettor {bettor!r} is not a known player.")
+            raise IllegalMove("The bettor {bettor!r} is not a known player.", {"bettor": bettor})
         if bettor == house:
             raise IllegalMove("The house cannot bet.")
         if bettor in (first, second):
             raise IllegalMove("A roller cannot bet.")
-        side, amount = _pair(bet, f"The bet of {bettor!r}")
+        side, amount = _pair(bet, f"The bet of {bettor!r}")  # a caller's mistake: English
         if not is_int(side) or side not in (0, 1):
-            raise IllegalMove(f"A bet backs roller 0 or roller 1, got {side!r}.")
+            raise IllegalMove("A bet backs roller 0 or roller 1, got {side!r}.", {"side": side})
         points = scores[bettor]
         if not is_int(amount) or not 1 <= amount <= points:
             raise IllegalMove(
-                f"{bettor!r} has {points} points: a bet is a whole number from 1 to {points}, "
-                f"got {amount!r}."
+                "{bettor!r} has {points} points: a bet is a whole number from 1 to {points}, "
+                "got {amount!r}.",
+                {"bettor": bettor, "points": points, "amount": amount},
             )
         checked[bettor] = (side, amount)
     return (first, second), (roll_pair[0], roll_pair[1]), checked
@@ -330,7 +340,9 @@ def win_probabilities(die_a: int, die_b: int) -> tuple[Fraction, Fraction, Fract
     """
     for die in (die_a, die_b):
         if not is_int(die) or die not in DICE:
-            raise IllegalMove(f"Weighted Dice uses a d4, d6, d8, d10, d12 or d20, not {die!r}.")
+            raise IllegalMove(
+                "Weighted Dice uses a d4, d6, d8, d10, d12 or d20, not {die!r}.", {"die": die}
+            )
     return _probabilities(die_a, die_b)
 
 
@@ -523,7 +535,10 @@ def new_game(
     players on 20); ``target`` is the card's 150 unless the table chose another.
     """
     if not is_int(n_players) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise IllegalMove(f"Weighted Dice needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise IllegalMove(
+            "Weighted Dice needs {low} to {high} players.",
+            {"low": MIN_PLAYERS, "high": MAX_PLAYERS},
+        )
     if not is_int(starting_points) or starting_points < 1:
         raise IllegalMove("Players start with at least 1 point.")
     if not is_int(target) or target <= starting_points:
@@ -871,7 +886,8 @@ def _bet(state: WeightedDiceState, action: Bet, rng: random.Random, events: list
     placed = next((bet for bet in state.bets if bet.player == seat), None)
     if placed is not None:
         raise IllegalMove(
-            f"You already bet {placed.amount} on roller {placed.roller + 1}: bets are final."
+            "You already bet {amount} on roller {roller}: bets are final.",
+            {"amount": placed.amount, "roller": placed.roller + 1},
         )
     if not is_int(action.roller) or action.roller not in (0, 1):
         raise IllegalMove("Bet on one of the two rollers.")
@@ -879,7 +895,9 @@ def _bet(state: WeightedDiceState, action: Bet, rng: random.Random, events: list
     if not is_int(action.amount) or action.amount < 1:
         raise IllegalMove("A bet must be at least 1 point.")
     if action.amount > points:
-        raise IllegalMove(f"You have only {points} points: bet from 1 to {points}.")
+        raise IllegalMove(
+            "You have only {points} points: bet from 1 to {points}.", {"points": points}
+        )
     state.bets.append(PlacedBet(player=seat, roller=action.roller, amount=action.amount))
     events.append(
         {

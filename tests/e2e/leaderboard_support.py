@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pseudo_locale import STORED_NAMES
+
 from bot.app import DiceBot
 from bot.games import Seat, Session
 from bot.results import record_result
@@ -53,6 +55,7 @@ async def finish_game(
         reason=reason,
         scores=None if scores is None else list(scores),
     )
+    STORED_NAMES.update(seat.display_name for seat in seats)
     async with bot.db.transaction() as conn:
         session_id = await conn.fetch_value(
             "INSERT INTO sessions (game, guild_id, channel_id, message_id, status, state,"
@@ -86,7 +89,7 @@ async def finish_game(
             session=session,
             seats=seats,
             result=result,
-            summary=summary if summary is not None else {"score_line": "seeded"},
+            summary=summary if summary is not None else {"score_line": "3–1"},
             now=now,
         )
 

@@ -19,6 +19,7 @@ from fakediscord import FakeDiscord, FakeMessage, InteractionOutcome, Player
 
 from bot.app import DiceBot
 from bot.games import Session, StepContext
+from bot.i18n import unpseudo
 from cogs.weighted_state import TableState, load_state
 from game_core.weighted_dice import WeightedDiceState
 
@@ -161,7 +162,12 @@ class Table:
             return True
         expected = weighted_cog(self.bot).table_fields(session)["embed"].to_dict()
         shown = self.message.embed or {}
-        return all(shown.get(key) == expected.get(key) for key in ("title", "description"))
+        # The fake keeps what was sent as plain text (a pseudo-localized run wraps it).
+        return all(
+            shown.get(key) == unpseudo(expected.get(key) or "")
+            or shown.get(key) == expected.get(key)
+            for key in ("title", "description")
+        )
 
     async def wait_for_text(self, text: str, what: str | None = None) -> None:
         await self.fake.wait_for(
