@@ -26,11 +26,12 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, save_guild_overrides, setting_bounds
-from bot.i18n import N_, _, list_of, ngettext, number, pgettext
+from bot.i18n import LANGUAGES, N_, _, list_of, ngettext, number, pgettext
 from bot.leaderboard import GAME_TITLES, GAMES, game_title, leaderboard_page
 from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
@@ -67,7 +68,29 @@ SETTING_OPTIONS: dict[str, tuple[str, str]] = {
     # Translators: how many games a player needs before the leaderboard ranks them.
     "provisional_games": ("provisional_games", N_("Provisional threshold")),
 }
+LANGUAGE_FIELD = "language"
+FOLLOW_SERVER = "server"
 FIELD_LABELS = {field: label for field, label in SETTING_OPTIONS.values()}
+FIELD_LABELS[LANGUAGE_FIELD] = N_("Language of game messages")
+# Each language by its own name, as its speakers look for it in a list.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="The server's own language", value=FOLLOW_SERVER),
+    *(
+        app_commands.Choice(name=language.native_name, value=code)
+        for code, language in LANGUAGES.items()
+    ),
+]
+
+
+def language_text(code: str | None) -> str:
+    """How the settings name a language choice: the language by its own name, or the
+    server's own (and which that is now)."""
+    if code is None:
+        return _("the server's own language (now {language})").format(
+            language=LANGUAGES[i18n.server_language()].native_name
+        )
+    return LANGUAGES[code].native_name
+
 
 THREAD_TYPES = frozenset(
     {
@@ -182,6 +205,14 @@ def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -
             # Translators: as the line without "changed", for a value the server changed.
             line = _("**{setting}**: {value} · *changed* (`{option}`, {low}–{high})")
         lines.append(line.format(**fields))
+    lines.append(
+        # Translators: the language setting: its name, its value, the option that changes it.
+        _("**{setting}**: {value} (`{option}`)").format(
+            setting=_(FIELD_LABELS[LANGUAGE_FIELD]),
+            value=language_text(current.language),
+            option=option_name(LANGUAGE_FIELD),
+        )
+    )
     embed.description = note + "\n\n" + "\n".join(lines)
     embed.set_footer(
         text=_(
@@ -536,7 +567,9 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         house_setup="Seconds the Weighted Dice house has to set up a round (10-3600).",
         lobby_expiry="Seconds before an unstarted Weighted Dice lobby closes (60-86400).",
         provisional_games="Games a player needs before being ranked (0-100).",
+        language="The language of game messages here (default: the server's own language).",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -549,6 +582,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         house_setup: int | None = None,
         lobby_expiry: int | None = None,
         provisional_games: int | None = None,
+        language: str | None = None,
     ) -> None:
         require_manage_guild(
             interaction,
@@ -567,9 +601,12 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             "lobby_expiry": lobby_expiry,
             "provisional_games": provisional_games,
         }
-        changes = {
+        changes: dict[str, Any] = {
             SETTING_OPTIONS[name][0]: value for name, value in options.items() if value is not None
         }
+        if language is not None:
+            # "server": no choice of ours, the server's own Discord language.
+            changes[LANGUAGE_FIELD] = None if language == FOLLOW_SERVER else language
         defaults = self.bot.sessions.defaults
         if not changes:
             current = await self.bot.sessions.guild_settings(interaction.guild_id)
@@ -580,6 +617,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             return
         async with self.bot.db.transaction() as conn:
             overrides = {**await stored_overrides(conn, interaction.guild_id), **changes}
+            if overrides.get(LANGUAGE_FIELD, "") is None:
+                del overrides[LANGUAGE_FIELD]
             try:
                 current = GuildSettings.model_validate({**defaults.model_dump(), **overrides})
             except ValidationError as error:
@@ -589,7 +628,10 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
             [
                 # Translators: a changed setting and its new value.
                 _("{setting} → {value}").format(
-                    setting=_(FIELD_LABELS[field]), value=setting_value_text(field, value)
+                    setting=_(FIELD_LABELS[field]),
+                    value=language_text(value)
+                    if field == LANGUAGE_FIELD
+                    else setting_value_text(field, value),
                 )
                 for field, value in changes.items()
             ]
