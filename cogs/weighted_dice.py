@@ -48,6 +48,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import NotYourGame, UserError
@@ -704,7 +705,10 @@ class WeightedDice(
             ],
             events=[{"type": "lobby_opened", "host": interaction.user.id}],
         )
-        await self.bot.publisher.post_first(interaction, session, self.table_fields(session))
+        # The lobby is public: it speaks the game's language, not the host's.
+        with i18n.use(session.language):
+            fields = self.table_fields(session)
+        await self.bot.publisher.post_first(interaction, session, fields)
 
     @app_commands.command(name="leave", description="Leave your Weighted Dice table here.")
     async def leave(self, interaction: discord.Interaction) -> None:
