@@ -87,9 +87,10 @@ def language_text(code: str | None) -> str:
     server's own (and which that is now)."""
     if code is None:
         return _("the server's own language (now {language})").format(
-            language=LANGUAGES[i18n.server_language()].native_name
+            language=_(LANGUAGES[i18n.server_language()].native_name)
         )
-    return LANGUAGES[code].native_name
+    # Each language by its own name in every language (the catalogs keep it as it is).
+    return _(LANGUAGES[code].native_name)
 
 
 THREAD_TYPES = frozenset(

@@ -479,7 +479,9 @@ def level_play(level: str) -> str:
 def level_heading(level: str) -> str:
     """``Medium play``: the level as a bold line starts."""
     play = level_play(level)
-    return play[:1].upper() + play[1:]
+    # The first letter, wherever it is (a pseudo-localized text starts with a bracket).
+    first = next((index for index, char in enumerate(play) if char.isalpha()), 0)
+    return play[:first] + play[first : first + 1].upper() + play[first + 1 :]
 
 
 def seat_line(figures: SeatFigures) -> str:

@@ -25,7 +25,9 @@ BRACKETED = re.compile(re.escape(OPEN) + "[^" + re.escape(CLOSE) + "]*" + re.esc
 MARKUP = re.compile(
     r"<(?:@[!&]?|#|/[^:>]+:)\d+>|<t:-?\d+(?::[tTdDfFR])?>|<a?:\w+:\d+>|https?://\S+"
 )
-WORD = re.compile(r"[^\W\d_]{2,}")
+# A run of letters and digits: flagged when it is all letters (a word), not when it has
+# digits too (a reference like a8ad7e, a die like d6).
+TOKEN = re.compile(r"[^\W_]+")
 # Names a test stored in the bot's database itself (seeded results): shown as given.
 STORED_NAMES: set[str] = set()
 
@@ -123,10 +125,15 @@ def names_pattern(names: list[str]) -> re.Pattern[str] | None:
 
 def english_left(text: str, names: re.Pattern[str] | None) -> list[str]:
     """Words of ``text`` outside the pseudo brackets that are not names."""
-    outside = MARKUP.sub(" ", BRACKETED.sub(" ", text)).replace("\\", "")
+    # Escaped markdown and mentions (a backslash, a zero-width space) hide no English.
+    outside = MARKUP.sub(" ", BRACKETED.sub(" ", text)).replace("\\", "").replace("\u200b", "")
     if names is not None:
         outside = names.sub(" ", outside)
-    return WORD.findall(outside)
+    return [
+        token
+        for token in TOKEN.findall(outside)
+        if len(token) >= 2 and not any(char.isdigit() for char in token)
+    ]
 
 
 def pseudo_problems(fake: FakeDiscord) -> list[str]:

@@ -108,6 +108,7 @@ async def test_check_names_the_missing_permission(
     assert locked.messages() == []
 
 
+@pytest.mark.own_texts
 async def test_a_second_callback_is_refused_with_40060(
     running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player
 ) -> None:
@@ -120,6 +121,7 @@ async def test_a_second_callback_is_refused_with_40060(
     assert outcome.interaction.callback_attempts == [(4, 200), (4, 400)]
 
 
+@pytest.mark.own_texts
 async def test_interaction_tokens_expire_after_15_minutes(
     running_bot: DiceBot, fake_discord: FakeDiscord, clock: ManualClock, alice: Player
 ) -> None:

@@ -65,7 +65,7 @@ async def test_a_server_chooses_the_language_of_its_game_messages(
     spanish = await carol.slash("knucklebones ai")
     assert spanish.message is not None
     with i18n.use("es"):
-        spanish_buttons = [_("Column {column}").format(column=n) for n in (1, 2, 3)]
+        spanish_buttons = [i18n.unpseudo(_("Column {column}")).format(column=n) for n in (1, 2, 3)]
     await running_bot.publisher.settled()
     assert [b["label"] for b in spanish.message.buttons()] == spanish_buttons
     # A game keeps the language it started in: alice's challenge is still English.
