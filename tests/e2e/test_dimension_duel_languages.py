@@ -8,7 +8,9 @@ from collections.abc import Awaitable, Callable
 from duel_support import Duel, duel_lock
 from fakediscord import FakeDiscord, FakeGuild, Player
 
+from bot import i18n
 from bot.app import DiceBot
+from bot.i18n import _
 
 
 def control_id(message: object, suffix: str) -> str:
@@ -24,12 +26,12 @@ async def test_a_turn_in_a_spanish_server_with_a_french_player(
     guild.locale = "es-ES"
     alice = await make_member("alice")
     bob = await fake_discord.add_member(guild, "bob", locale="fr")
-    challenge = await alice.slash("duel challenge", opponent=bob, hp=40)
+    challenge = await alice.slash("duel challenge", opponent=bob, hp=20)
     assert challenge.message is not None
     duel = Duel(fake_discord, challenge.message, "dd")
     await bob.click(duel.board, control_id(duel.board, ":accept"))
     await duel.wait_round(1)
-    assert "Modo **táctico: elecciones secretas** · 40 PV cada uno" in duel.board.text()
+    assert "Modo **táctico: elecciones secretas** · 20 PV cada uno" in duel.board.text()
 
     # Each player's controls in their own language: Bob's client is French, Alice's English.
     bob_dm = await duel.dm_controls(bob, 1)
@@ -56,3 +58,27 @@ async def test_a_turn_in_a_spanish_server_with_a_french_player(
     assert "2️⃣ Enfoque: Cabeza contra Torso reforzada → +1 dado para" in text
     assert "3️⃣ Funciones: " in text and "Farol" in text
     assert "💥 Daño: " in text
+
+    # ... and on to the end of the duel: every turn's DM controls speak each player's
+    # language, the result the server's.
+    number = 2
+    while duel.round() is not None:
+        for player in (alice, bob):
+            dm = await duel.dm_controls(player, number)
+            if player is bob:
+                assert "Dimension Duel — tour " in dm.text()
+            # Alice always rays or shields Tau, Bob Kaon: no shield ever matches a ray.
+            device, region = ("tau", "head") if player is alice else ("kaon", "torso")
+            await duel_lock(player, dm, device, region, "bluff")
+        await fake_discord.wait_for(
+            lambda n=number: duel.round() in (None, n + 1), what=f"the reveal of turn {number}"
+        )
+        number += 1
+        assert number < 60, "the duel should end"
+    with i18n.use("es"):
+        rematch = i18n.unpseudo(_("Rematch"))
+    assert duel.board.labels() == [rematch]
+    assert "**Revelación del turno" in duel.board.text()
+    with i18n.use("fr"):
+        locked = i18n.unpseudo(_("Locked in"))
+    assert any(locked in message.text() for message in bob.dms())

@@ -17,9 +17,10 @@ from typing import Any
 
 from fakediscord import FakeDiscord, FakeMessage, InteractionOutcome, Player
 
+from bot import i18n
 from bot.app import DiceBot
 from bot.games import Session, StepContext
-from bot.i18n import unpseudo
+from bot.i18n import _, unpseudo
 from cogs.weighted_state import TableState, load_state
 from game_core.weighted_dice import WeightedDiceState
 
@@ -89,8 +90,11 @@ class Table:
         players: Sequence[Player],
         *,
         quick_edits: bool = True,
+        language: str = "en",
     ) -> None:
         self.fake = fake
+        # The language of the table's public message (the server's): what its buttons say.
+        self.language = language
         self.players = list(players)
         self.host = self.players[0]
         self.message_id = 0
@@ -107,24 +111,32 @@ class Table:
         outcome = await self.host.slash("weighted new", **options)
         assert outcome.message is not None and not outcome.ephemeral
         self.message_id = outcome.message.id
-        match = re.search(r"Table #(\d+)", outcome.message.text())
+        table = re.escape(self.label("Table #{table}")).replace(r"\{table\}", r"(\d+)")
+        match = re.search(table, outcome.message.text())
         assert match is not None
         self.session_id = int(match.group(1))
         return outcome.message
 
     async def join_all(self) -> None:
         for player in self.players[1:]:
-            await player.click(self.message, "Join")
+            await player.click(self.message, self.label("Join"))
         await self.settle()
 
     async def start(self) -> None:
-        await self.host.click(self.message, "Start")
+        await self.host.click(self.message, self.label("Start"))
         await self.settle()
 
     async def open(self) -> None:
         await self.open_lobby()
         await self.join_all()
         await self.start()
+
+    def label(self, english: str, reader: Player | None = None) -> str:
+        """What ``english`` reads as on the table (or, given a ``reader``, in their own
+        client's language), as the fake keeps it (without pseudo markers)."""
+        language = self.language if reader is None else i18n.resolve(reader.user.locale)
+        with i18n.use(language):
+            return i18n.unpseudo(_(english))
 
     def bind(self, bot: DiceBot) -> None:
         """Drive the table through ``bot`` (again after each restart)."""
@@ -150,7 +162,7 @@ class Table:
     async def settle(self) -> None:
         """Wait until the public table shows what the database holds (the coalesced edits
         have landed), then a moment more for any edit requested after that."""
-        for _ in range(2):
+        for _attempt in range(2):
             await eventually(self._shows_stored_state, "the table to show the stored state")
             await asyncio.sleep(0.02)
         await self.bot.publisher.settled()
@@ -160,7 +172,8 @@ class Table:
         session = await self.session()
         if not session.is_open:
             return True
-        expected = weighted_cog(self.bot).table_fields(session)["embed"].to_dict()
+        with i18n.use(session.language):
+            expected = weighted_cog(self.bot).table_fields(session)["embed"].to_dict()
         shown = self.message.embed or {}
         # The fake keeps what was sent as plain text (a pseudo-localized run wraps it).
         return all(
@@ -219,14 +232,17 @@ class Table:
         the answer to Confirm once betting shows on the table."""
         engine = await self.engine()
         await self.wait_for_control(f"{engine.round}:setup")
-        panel = await house.click(self.message, "Set up round")
+        panel = await house.click(self.message, self.label("Set up round"))
         assert panel.ephemeral, panel.text()
         message = panel.message
         assert message is not None
         for index in (0, 1):
-            await house.select(message, [rollers[index].name.title()], select=f"Roller {index + 1}")
-            await house.select(message, [f"d{dice[index]}"], select=f"Die for roller {index + 1}")
-        outcome = await house.click(message, "Confirm")
+            # The house's panel speaks the house player's own language.
+            roller = self.label("Roller {number}", house).format(number=index + 1)
+            die = self.label("Die for roller {number}", house).format(number=index + 1)
+            await house.select(message, [rollers[index].name.title()], select=roller)
+            await house.select(message, [f"d{dice[index]}"], select=die)
+        outcome = await house.click(message, self.label("Confirm", house))
         await self.wait_for_control(f"{engine.round}:bet:0")
         return outcome
 
