@@ -10,6 +10,20 @@ from clocked_support import ClockedBot
 from fakediscord import FakeDiscord, FakeGuild
 
 from bot.clock import ManualClock
+from bot.i18n import PSEUDO_ENV
+
+
+@pytest.fixture(autouse=True)
+def pseudo_localized_on_postgres(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each end-to-end test that runs on both backends plays pseudo-localized on
+    PostgreSQL (tests/pseudo_locale.py): so one run of the suite with TEST_DATABASE_URL,
+    as CI makes, is both the English run and the pseudo-localized run, at no extra cost.
+    ``DICEBOT_PSEUDO_LOCALE=1`` pseudo-localizes every test."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("backend") == "postgresql":
+        monkeypatch.setenv(PSEUDO_ENV, "1")
 
 
 @pytest.fixture
