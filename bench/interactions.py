@@ -310,7 +310,8 @@ class DicemanLockInScenario:
         return None
 
     def _over(self, duel: _Duel) -> bool:
-        return not duel.board.components and "game over" in duel.board.text().lower()
+        # A finished duel keeps one button (Rematch): it is over when it says so.
+        return "game over" in duel.board.text().lower()
 
     def _ready(self, worker: int) -> int | None:
         duels = self.duels[worker // 2]

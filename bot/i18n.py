@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import gettext as gettext_module
 import io
 import math
@@ -292,15 +293,29 @@ def _babel_locale(language: str) -> BabelLocale:
 
 def number(value: float, digits: int = 0) -> str:
     """``1,234`` in English, ``1.234`` in Spanish, ``1 234`` in French (Babel's CLDR data)."""
+    if digits == 0 and type(value) is int and -1000 < value < 1000:
+        # Most numbers players read (points, dice, turns) need no grouping and no decimal
+        # sign, and every shipped language writes them the same way: skip Babel (~5 us).
+        return str(value)
+    return _formatted_number(current(), value, digits)
+
+
+@functools.lru_cache(maxsize=8192)
+def _formatted_number(language: str, value: float, digits: int) -> str:
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return babel_numbers.format_decimal(
-        value, format=pattern, locale=_babel_locale(current()), decimal_quantization=True
+        value, format=pattern, locale=_babel_locale(language), decimal_quantization=True
     )
 
 
 def percent(fraction: float, digits: int = 0) -> str:
     """``38%`` in English, ``38 %`` in Spanish and French (each language's own pattern)."""
-    locale = _babel_locale(current())
+    return _formatted_percent(current(), fraction, digits)
+
+
+@functools.lru_cache(maxsize=8192)
+def _formatted_percent(language: str, fraction: float, digits: int) -> str:
+    locale = _babel_locale(language)
     pattern = locale.percent_formats[None].pattern
     if digits:
         last_zero = pattern.rindex("0")

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -48,12 +49,32 @@ class LanguageBook:
     def saw(self, user_id: int, language: str) -> None:
         """The player's client speaks ``language`` now: remember it, and store it when it
         changed (in the background: an interaction never waits for it)."""
-        if self._known.get(user_id) == language:
+        known = self._known.get(user_id)
+        if known == language:
             return
         self._remember(user_id, language)
-        task = asyncio.get_running_loop().create_task(self._save(user_id, language))
+        if known is None and language == i18n.ENGLISH:
+            # First seen here, in the default language: store nothing unless the stored
+            # language says otherwise (a read, which never waits for a move's write).
+            self._spawn(self._store_if_stored_differs(user_id, language))
+        else:
+            self._spawn(self._save(user_id, language))
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
+
+    async def _store_if_stored_differs(self, user_id: int, language: str) -> None:
+        try:
+            async with self._db.read() as conn:
+                stored = await conn.fetch_value(
+                    "SELECT language FROM user_languages WHERE user_id = ?", (user_id,)
+                )
+        except StorageUnavailable:
+            return
+        if stored is not None and stored != language:
+            await self._save(user_id, language)
 
     async def load(self, user_ids: Iterable[int]) -> None:
         """Read the stored language of players this process has not seen yet."""
