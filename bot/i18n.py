@@ -30,12 +30,10 @@ import re
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 
 from babel import Locale as BabelLocale
-from babel import dates as babel_dates
 from babel import numbers as babel_numbers
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
@@ -282,7 +280,8 @@ def unpseudo(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# Numbers, percentages, dates
+# Numbers, percentages, lists (dates players read are Discord timestamps, <t:…:D>, which
+# each client writes in its own language)
 # ---------------------------------------------------------------------------------------
 
 
@@ -323,11 +322,6 @@ def _formatted_percent(language: str, fraction: float, digits: int) -> str:
     return babel_numbers.format_percent(
         fraction, format=pattern, locale=locale, decimal_quantization=True
     )
-
-
-def short_date(value: date | datetime) -> str:
-    """``Nov 23, 2026`` in English, ``23 nov 2026`` in Spanish."""
-    return babel_dates.format_date(value, format="medium", locale=_babel_locale(current()))
 
 
 def list_of(items: list[str], style: str = "standard") -> str:
