@@ -20,14 +20,15 @@ FAIL: throughput at least 0.25x /ping's and p99 under 50 ms at C in flight for e
 move, and the Knucklebones move's p99 under 15 ms at 1 in flight.
 
 Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--move-count 1000]
-[--concurrency 16] [--scenarios knucklebones-ai,diceman,weighted]
+[--concurrency 16] [--scenarios knucklebones-ai,diceman,weighted] [--no-floor]
 [--move-scenario knucklebones | path/to/file.py:factory | package.module:factory]``
 
 A move scenario for (b) is built in (``knucklebones``) or a module (file path or dotted
 name) with a factory returning an object with ``name: str``, ``async prepare(fake, guild,
 players)`` and ``async fire(worker: int, index: int) -> FakeInteraction``; see
 ``PingScenario``. Raise ``ScenarioUnavailable`` from the factory or ``prepare`` to report
-it as unavailable. ``BENCH_PROFILE_BOT=file`` runs the bot under cProfile.
+it as unavailable. ``BENCH_PROFILE_BOT=file`` runs the bot under cProfile (CPU time of the
+event loop's thread).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import argparse
 import asyncio
 import importlib
 import importlib.util
+import io
 import logging
 import os
 import re
@@ -600,6 +602,8 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
             bot.extensions["cogs.knucklebones"].AI_MOVE_DELAY = float(ai_delay)
 
         bot.add_listener(on_ready)
+    if os.environ.get("BENCH_ANSWER_FLOOR"):
+        install_answer_floor(bot)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     runner = asyncio.create_task(bot.start(token))
@@ -610,10 +614,48 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
     await asyncio.gather(runner, stopper, return_exceptions=True)
 
 
+def install_answer_floor(bot: Any) -> None:
+    """Make a Knucklebones column press answer with its game's message as drawn at the
+    first press (status line, board picture, buttons), sent again each time: a move's
+    answer with nothing behind it. For the answer floor only, in its own bot process."""
+    import discord
+
+    from bot.games import ShowContext
+
+    drawn: dict[int, tuple[dict[str, Any], list[tuple[bytes, str, str | None]]]] = {}
+
+    async def answer_only(self: Any, interaction: discord.Interaction) -> None:
+        if self.session_id not in drawn:
+            client: Any = interaction.client
+            session = await client.sessions.get(self.session_id)
+            fields = await client.sessions.handlers[session.game].render(session, ShowContext())
+            pictures = [
+                (file.fp.read(), file.filename, file.description)
+                for file in fields.pop("attachments", [])
+            ]
+            drawn[self.session_id] = (fields, pictures)
+        fields, pictures = drawn[self.session_id]
+        await interaction.response.edit_message(
+            **fields,
+            attachments=[
+                discord.File(io.BytesIO(png), filename=name, description=alt)
+                for png, name, alt in pictures
+            ],
+        )
+
+    async def on_ready() -> None:
+        bot.extensions["cogs.knucklebones"].ColumnButton.handle = answer_only
+
+    bot.add_listener(on_ready)
+
+
 # -- the driver -----------------------------------------------------------------------------
 
 
-async def start_bot_process(fake: FakeDiscord, guild: FakeGuild, database: str) -> Any:
+async def start_bot_process(
+    fake: FakeDiscord, guild: FakeGuild, database: str, env: dict[str, str] | None = None
+) -> Any:
+    syncs_before = fake.commands.sync_count
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         str(SCRIPT),
@@ -622,11 +664,11 @@ async def start_bot_process(fake: FakeDiscord, guild: FakeGuild, database: str) 
         fake.token,
         str(guild.id),
         database,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "BENCH_AI_MOVE_DELAY": "0"},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "BENCH_AI_MOVE_DELAY": "0", **(env or {})},
     )
     try:
         await fake.wait_for(
-            lambda: fake.gateway.connected and fake.commands.sync_count > 0,
+            lambda: fake.gateway.connected and fake.commands.sync_count > syncs_before,
             timeout=60,
             what="the bot process to connect and sync its commands",
         )
@@ -775,17 +817,68 @@ async def main(args: argparse.Namespace) -> int:
             # Let the bot finish the work that follows its first answers (edits, DMs)
             # before stopping it, so shutdown does not cut it off.
             await wait_quiet(fake, quiet=0.3, limit=10.0)
-            problems = fake.final_problems()
-            if problems:
-                print(f"fake Discord problems ({len(problems)}):")
-                for problem in problems[:10]:
-                    print(f"  {problem}")
-                return 1
-            return 0
         finally:
             process.send_signal(signal.SIGTERM)
             await process.wait()
-            await fake.stop()
+    try:
+        if args.floor and move is not None and move.name == KnucklebonesMoveScenario.name:
+            moved = next(r for _, r in pairs if r.name == move.name)
+            await measure_floor(fake, guild, args, await fresh_players(), moved)
+        problems = fake.final_problems()
+        if problems:
+            print(f"fake Discord problems ({len(problems)}):")
+            for problem in problems[:10]:
+                print(f"  {problem}")
+            return 1
+        return 0
+    finally:
+        await fake.stop()
+
+
+async def measure_floor(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    args: argparse.Namespace,
+    players: list[Player],
+    moved: Result,
+) -> None:
+    """The answer floor (see the module's docstring), in a bot process of its own, each
+    against a /ping run right before it; and how much of a move is the bot's own work."""
+    with tempfile.TemporaryDirectory() as directory:
+        process = await start_bot_process(
+            fake, guild, str(Path(directory) / "floor.db"), env={"BENCH_ANSWER_FLOOR": "1"}
+        )
+        pid = process.pid
+        try:
+            print()
+            print(f"answer floor: a second bot process (pid {pid}), its column presses answered")
+            print("with the game's message as first drawn: no transaction, rules or drawing")
+            ping = PingScenario()
+            await ping.prepare(fake, guild, players[:2])
+            await run(ping, WARM_UP_PINGS, args.concurrency)
+            floor = KnucklebonesMoveScenario()
+            floor.name = "answer floor"
+            await floor.prepare(fake, guild, players)
+            reference = await run(ping, args.count, args.concurrency, bot_pids=[pid])
+            print(reference.line("(a)"))
+            result = await run(floor, args.move_count, args.concurrency, bot_pids=[pid])
+            print(result.line("(f)"))
+            print(
+                f"{result.name:<30} C={result.concurrency:<3} vs /ping: throughput "
+                f"{result.rate / reference.rate:5.2f}x   p50 {result.p50 / reference.p50:6.2f}x"
+                f"   p99 {result.p99 / reference.p99:6.2f}x"
+            )
+            if moved.cpu_ms is not None and result.cpu_ms is not None:
+                own = moved.cpu_ms - result.cpu_ms
+                print(
+                    f"{moved.name}: bot CPU {moved.cpu_ms:.2f} ms = answer floor "
+                    f"{result.cpu_ms:.2f} ms + the bot's own work {own:.2f} ms "
+                    f"({own / moved.cpu_ms:.0%})"
+                )
+            await wait_quiet(fake, quiet=0.3, limit=10.0)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            await process.wait()
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -806,6 +899,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="more move scenarios, comma-separated (empty for none): "
         "knucklebones-ai, diceman, weighted",
     )
+    parser.add_argument(
+        "--no-floor",
+        dest="floor",
+        action="store_false",
+        help="skip the answer floor (a second bot process answering presses, no game)",
+    )
     return parser.parse_args(argv)
 
 
@@ -816,9 +915,11 @@ if __name__ == "__main__":
         if profile_to:
             import cProfile
 
-            cProfile.run(
-                "asyncio.run(child_main(int(port), token, int(guild_id), database))", profile_to
-            )
+            # CPU time of the event loop's thread: wall time would charge the loop for
+            # being descheduled while the fake and the database thread share two cores.
+            profiler = cProfile.Profile(time.thread_time)
+            profiler.runcall(asyncio.run, child_main(int(port), token, int(guild_id), database))
+            profiler.dump_stats(profile_to)
         else:
             asyncio.run(child_main(int(port), token, int(guild_id), database))
     else:
