@@ -859,6 +859,9 @@ async def measure_floor(
             floor = KnucklebonesMoveScenario()
             floor.name = "answer floor"
             await floor.prepare(fake, guild, players)
+            # Not measured: each game's first press draws its message (and the fresh
+            # process's picture thread loads its fonts).
+            await run(floor, args.concurrency * 8, args.concurrency)
             reference = await run(ping, args.count, args.concurrency, bot_pids=[pid])
             print(reference.line("(a)"))
             result = await run(floor, args.move_count, args.concurrency, bot_pids=[pid])
