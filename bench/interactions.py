@@ -19,6 +19,12 @@ within a run), then each move's ratios to that /ping and issue 14's targets with
 FAIL: throughput at least 0.25x /ping's and p99 under 50 ms at C in flight for every
 move, and the Knucklebones move's p99 under 15 ms at 1 in flight.
 
+Then (unless ``--no-floor``) the answer floor, in a second bot process: (f) the same
+Knucklebones column press answered with its game's message as first drawn (status line,
+board picture, buttons), sent again each time: no transaction, no rules, no drawing. It is
+what discord.py, aiohttp and the fake cost for a move's answer; the move's CPU time less
+the floor's is the bot's own work.
+
 Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--move-count 1000]
 [--concurrency 16] [--scenarios knucklebones-ai,diceman,weighted] [--no-floor]
 [--move-scenario knucklebones | path/to/file.py:factory | package.module:factory]``
@@ -688,6 +694,14 @@ async def wait_quiet(fake: FakeDiscord, *, quiet: float, limit: float) -> None:
             return
 
 
+def ratio_line(reference: Result, result: Result) -> str:
+    return (
+        f"{result.name:<30} C={result.concurrency:<3} vs /ping: throughput "
+        f"{result.rate / reference.rate:5.2f}x   p50 {result.p50 / reference.p50:6.2f}x"
+        f"   p99 {result.p99 / reference.p99:6.2f}x"
+    )
+
+
 @dataclass(frozen=True)
 class Target:
     """One of issue 14's targets, judged from results measured in this run."""
@@ -762,65 +776,61 @@ async def main(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown scenario(s) {unknown}: choose from {sorted(extras)}", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory() as directory:
-        process = await start_bot_process(fake, guild, str(Path(directory) / "bench.db"))
-        pid = process.pid
-        try:
-            print(
-                f"bot in its own process (pid {pid}); fake Discord on 127.0.0.1:{fake.port}; "
-                f"/ping K={args.count}, moves K={args.move_count}, C={concurrency} in flight "
-                f"(then 1); latency = INTERACTION_CREATE sent -> first callback received; "
-                f"bot CPU = the bot process's CPU time (all threads) per interaction"
-            )
-            ping = PingScenario()
-            await ping.prepare(fake, guild, await fresh_players())
-            await run(ping, WARM_UP_PINGS, concurrency)  # warm-up, not reported
-            # Each move is measured right after a /ping run of its own, so that a change
-            # in the machine's load (it is shared) skews the pair less than the run.
-            pairs: list[tuple[Result, Result]] = []
-
-            async def measure(label: str, scenario: Scenario, count: int, flight: int) -> None:
-                reference = await run(ping, args.count, flight, bot_pids=[pid])
-                print(reference.line("(a)"))
-                result = await run(scenario, count, flight, bot_pids=[pid])
-                print(result.line(label))
-                pairs.append((reference, result))
-
-            move: Scenario | None = None
-            try:
-                move = load_scenario(args.move_scenario)
-                await move.prepare(fake, guild, await fresh_players())
-                await measure("(b)", move, args.move_count, concurrency)
-            except ScenarioUnavailable as reason:
-                move = None
-                print(f"(b) game move: UNAVAILABLE — {reason} (scenario {args.move_scenario})")
-            for label, name in zip("cdefg", wanted, strict=False):
-                try:
-                    extra = extras[name]()
-                    await extra.prepare(fake, guild, await fresh_players())
-                    await measure(f"({label})", extra, args.move_count, concurrency)
-                except ScenarioUnavailable as reason:
-                    print(f"({label}) {name}: UNAVAILABLE — {reason}")
-            if concurrency != 1 and move is not None:
-                await measure("(b)", move, min(args.move_count, 500), 1)
-            print()
-            for reference, result in pairs:
-                print(
-                    f"{result.name:<30} C={result.concurrency:<3} vs /ping: throughput "
-                    f"{result.rate / reference.rate:5.2f}x   p50 {result.p50 / reference.p50:6.2f}x"
-                    f"   p99 {result.p99 / reference.p99:6.2f}x"
-                )
-            print()
-            targets = targets_for(pairs)
-            for target in targets:
-                print(target.line())
-            # Let the bot finish the work that follows its first answers (edits, DMs)
-            # before stopping it, so shutdown does not cut it off.
-            await wait_quiet(fake, quiet=0.3, limit=10.0)
-        finally:
-            process.send_signal(signal.SIGTERM)
-            await process.wait()
     try:
+        with tempfile.TemporaryDirectory() as directory:
+            process = await start_bot_process(fake, guild, str(Path(directory) / "bench.db"))
+            pid = process.pid
+            try:
+                print(
+                    f"bot in its own process (pid {pid}); fake Discord on 127.0.0.1:{fake.port}; "
+                    f"/ping K={args.count}, moves K={args.move_count}, C={concurrency} in flight "
+                    f"(then 1); latency = INTERACTION_CREATE sent -> first callback received; "
+                    f"bot CPU = the bot process's CPU time (all threads) per interaction"
+                )
+                ping = PingScenario()
+                await ping.prepare(fake, guild, await fresh_players())
+                await run(ping, WARM_UP_PINGS, concurrency)  # warm-up, not reported
+                # Each move is measured right after a /ping run of its own, so that a change
+                # in the machine's load (it is shared) skews the pair less than the run.
+                pairs: list[tuple[Result, Result]] = []
+
+                async def measure(label: str, scenario: Scenario, count: int, flight: int) -> None:
+                    reference = await run(ping, args.count, flight, bot_pids=[pid])
+                    print(reference.line("(a)"))
+                    result = await run(scenario, count, flight, bot_pids=[pid])
+                    print(result.line(label))
+                    pairs.append((reference, result))
+
+                move: Scenario | None = None
+                try:
+                    move = load_scenario(args.move_scenario)
+                    await move.prepare(fake, guild, await fresh_players())
+                    await measure("(b)", move, args.move_count, concurrency)
+                except ScenarioUnavailable as reason:
+                    move = None
+                    print(f"(b) game move: UNAVAILABLE — {reason} (scenario {args.move_scenario})")
+                for label, name in zip("cdefg", wanted, strict=False):
+                    try:
+                        extra = extras[name]()
+                        await extra.prepare(fake, guild, await fresh_players())
+                        await measure(f"({label})", extra, args.move_count, concurrency)
+                    except ScenarioUnavailable as reason:
+                        print(f"({label}) {name}: UNAVAILABLE — {reason}")
+                if concurrency != 1 and move is not None:
+                    await measure("(b)", move, min(args.move_count, 500), 1)
+                print()
+                for reference, result in pairs:
+                    print(ratio_line(reference, result))
+                print()
+                targets = targets_for(pairs)
+                for target in targets:
+                    print(target.line())
+                # Let the bot finish the work that follows its first answers (edits, DMs)
+                # before stopping it, so shutdown does not cut it off.
+                await wait_quiet(fake, quiet=0.3, limit=10.0)
+            finally:
+                process.send_signal(signal.SIGTERM)
+                await process.wait()
         if args.floor and move is not None and move.name == KnucklebonesMoveScenario.name:
             moved = next(r for _, r in pairs if r.name == move.name)
             await measure_floor(fake, guild, args, await fresh_players(), moved)
@@ -866,11 +876,7 @@ async def measure_floor(
             print(reference.line("(a)"))
             result = await run(floor, args.move_count, args.concurrency, bot_pids=[pid])
             print(result.line("(f)"))
-            print(
-                f"{result.name:<30} C={result.concurrency:<3} vs /ping: throughput "
-                f"{result.rate / reference.rate:5.2f}x   p50 {result.p50 / reference.p50:6.2f}x"
-                f"   p99 {result.p99 / reference.p99:6.2f}x"
-            )
+            print(ratio_line(reference, result))
             if moved.cpu_ms is not None and result.cpu_ms is not None:
                 own = moved.cpu_ms - result.cpu_ms
                 print(
