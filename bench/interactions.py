@@ -34,7 +34,7 @@ name) with a factory returning an object with ``name: str``, ``async prepare(fak
 players)`` and ``async fire(worker: int, index: int) -> FakeInteraction``; see
 ``PingScenario``. Raise ``ScenarioUnavailable`` from the factory or ``prepare`` to report
 it as unavailable. ``BENCH_PROFILE_BOT=file`` runs the bot under cProfile (CPU time of the
-event loop's thread).
+event loop's thread), the answer floor's bot into ``file.floor``.
 """
 
 from __future__ import annotations
@@ -855,9 +855,11 @@ async def measure_floor(
     """The answer floor (see the module's docstring), in a bot process of its own, each
     against a /ping run right before it; and how much of a move is the bot's own work."""
     with tempfile.TemporaryDirectory() as directory:
-        process = await start_bot_process(
-            fake, guild, str(Path(directory) / "floor.db"), env={"BENCH_ANSWER_FLOOR": "1"}
-        )
+        env = {"BENCH_ANSWER_FLOOR": "1"}
+        if os.environ.get("BENCH_PROFILE_BOT"):
+            # Its own profile beside the main bot's, to compare the two.
+            env["BENCH_PROFILE_BOT"] = os.environ["BENCH_PROFILE_BOT"] + ".floor"
+        process = await start_bot_process(fake, guild, str(Path(directory) / "floor.db"), env=env)
         pid = process.pid
         try:
             print()
