@@ -26,6 +26,7 @@ from bot.guild_settings import GuildSettings
 from bot.i18n import N_, _, pgettext
 from bot.identify import IdentifyGate
 from bot.languages import CommandTranslator, LanguageBook, enter_interaction
+from bot.pictures import worker as picture_worker
 from bot.publication_store import PublicationStore
 from bot.publishing import Publisher
 from bot.rematch import PlayOnButton
@@ -147,6 +148,7 @@ class DiceBot(commands.AutoShardedBot):
             **client_options,
         )
         self.settings = settings
+        picture_worker.configure(settings.picture_worker)
         self.clock = clock or Clock()
         self.db = database_for(settings)
         self.sessions = SessionService(

@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["text", "json"]
+PictureWorker = Literal["auto", "process", "thread"]
 ShardIds = tuple[int, ...]
 MAX_SHARDS = 10_000
 
@@ -92,6 +93,10 @@ class Settings(StorageSettings):
     log_level: LogLevel = "INFO"
     # "json": one JSON object a line, for hosts who ship their logs somewhere.
     log_format: LogFormat = "text"
+    # Where pictures are drawn: a helper process (the bot's own process keeps its GIL for
+    # the games), or a thread in the bot's process (one process less, for a small host);
+    # auto: the helper process when the bot may run on two CPUs or more.
+    picture_worker: PictureWorker = "auto"
 
     # Game defaults; each server can change them with /dicebot settings.
     turn_timeout_seconds: int = Field(default=300, ge=30, le=86_400)

@@ -1,10 +1,20 @@
-"""Drawing pictures off the event loop: one worker thread for the whole process.
+"""Drawing pictures off the event loop: in a helper process, or on one worker thread.
 
-A picture costs 1-15 ms of CPU (most of it in Pillow's C code, which releases the GIL);
-drawn on the event loop it would hold up every other interaction and the gateway. One
-thread is enough for that load and keeps one warm copy of the fonts and sprite caches
-(FreeType faces are per thread: ``bot.pictures.text``). It outlives any one ``DiceBot``,
-so a bot restarted in the same process (tests do it all the time) finds it warm.
+A picture costs 1-15 ms of CPU. Drawn on the event loop it would hold up every other
+interaction and the gateway. Drawn on a thread it still holds the GIL for much of that
+time and fights the event loop for it at each of Pillow's calls: it costs twice what it
+costs alone, and everything else waits. ``PICTURE_WORKER=process`` (the default where the
+bot may use two CPUs or more) draws in one helper process instead. bench/interactions.py
+on the 2-core machine, thread -> process: Knucklebones moves 276-290 -> 314-347/s and the
+bot process's CPU per move 3.5 -> 2.5 ms; Weighted Dice bets 275-292 -> 390-461/s.
+``thread`` keeps drawing in the bot's process: about 100 MB less (the helper, its
+forkserver and multiprocessing's resource tracker), for a small host.
+
+Either way there is one worker, warm: the fonts and sprite caches are loaded once (FreeType
+faces are per thread: ``bot.pictures.text``). It outlives any one ``DiceBot``, so a bot
+restarted in the same process (tests do it all the time) finds it warm. A call the helper
+cannot take (a function or argument that cannot be pickled, or a module it cannot import)
+and a call that finds the helper dead are drawn on the thread instead.
 """
 
 from __future__ import annotations
@@ -13,36 +23,228 @@ import asyncio
 import contextvars
 import functools
 import logging
+import multiprocessing
+import os
+import pickle
+import select
+import signal
+import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Literal, ParamSpec, TypeVar
+
+from bot import i18n
+from bot.config import PictureWorker
 
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
-_warmed: set[Callable[[], object]] = set()
+
+_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+_process: ProcessPoolExecutor | None = None
+_mode: Literal["process", "thread"] = "thread"
+# Warm-ups already submitted, per executor (a new helper process is warmed up again).
+_warmed: dict[int, set[Callable[[], object]]] = {}
+_warm_ups: list[Callable[[], object]] = []
+# Functions the helper process cannot take (not picklable): drawn on the thread, said once.
+_thread_only: set[Callable[..., object]] = set()
+
+
+def configure(mode: PictureWorker) -> None:
+    """Draw in a helper process (``process``) or on the worker thread (``thread``);
+    ``auto``: the helper process when this process may run on two CPUs or more (on one,
+    the helper would only add its memory and the hand-over)."""
+    global _mode
+    _mode = mode if mode != "auto" else ("process" if usable_cpus() >= 2 else "thread")
+    if mode == "process":
+        for function in list(_warm_ups):
+            _submit_warm_up(function)
 
 
 async def draw(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """``function(*args, **kwargs)`` on the picture thread, awaited from the event loop.
-    It runs in a copy of the caller's context: a picture's labels speak the language of
-    the message it belongs to (bot/i18n.py keeps that in a context variable)."""
+    """``function(*args, **kwargs)`` on the picture worker, awaited from the event loop, in
+    the caller's language: a picture's labels speak the language of the message it belongs
+    to (bot/i18n.py keeps that in a context variable, which another process does not see)."""
     loop = asyncio.get_running_loop()
+    if _mode == "process" and function not in _thread_only:
+        payload = _pickled(function, args, kwargs)
+        pool = _helper() if payload is not None else None
+        if pool is not None and payload is not None:
+            call = functools.partial(_draw_pickled, i18n.current(), i18n.pseudo_enabled(), payload)
+            try:
+                # The helper process starts here, on the first submit.
+                drawn = loop.run_in_executor(pool, call)
+            except BrokenProcessPool:
+                _helper_died(pool)
+            except (OSError, RuntimeError) as error:
+                _cannot_start(error)
+            else:
+                try:
+                    result: T = await drawn
+                    return result
+                except BrokenProcessPool:
+                    _helper_died(pool)
+                except CannotTake as error:
+                    _draw_on_thread(function, error.reason)
     context = contextvars.copy_context()
-    call = functools.partial(context.run, function, *args, **kwargs)
-    return await loop.run_in_executor(_executor, call)
+    call_here = functools.partial(context.run, function, *args, **kwargs)
+    return await loop.run_in_executor(_thread, call_here)
+
+
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def mode() -> Literal["process", "thread"]:
+    """Where pictures are drawn now."""
+    return _mode
 
 
 def warm_up(function: Callable[[], object]) -> None:
-    """Run ``function`` (a cache warm-up) on the picture thread once per process, without
-    waiting: a picture asked for meanwhile simply queues behind it."""
-    if function in _warmed:
+    """Run ``function`` (a cache warm-up) on the picture worker once, without waiting: a
+    picture asked for meanwhile simply queues behind it."""
+    if function not in _warm_ups:
+        _warm_ups.append(function)
+    _submit_warm_up(function)
+
+
+def shutdown() -> None:
+    """Stop the helper process (at exit; a later picture starts a new one)."""
+    global _process
+    pool, _process = _process, None
+    if pool is not None:
+        _warmed.pop(id(pool), None)
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+# -- the helper process -------------------------------------------------------------------
+
+
+def _draw_pickled(language: str, pseudo: bool, payload: bytes) -> Any:
+    """In the helper process: the call in ``payload``, in the caller's language."""
+    # The helper's environment is its own: pseudo-localization follows the caller's.
+    os.environ[i18n.PSEUDO_ENV] = "1" if pseudo else ""
+    try:
+        function, args, kwargs = pickle.loads(payload)
+    except Exception as error:  # e.g. a module the helper cannot import
+        raise CannotTake(f"{type(error).__name__}: {error}") from None
+    with i18n.use(language):
+        return function(*args, **kwargs)
+
+
+def _pickled(
+    function: Callable[..., object], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> bytes | None:
+    try:
+        return pickle.dumps((function, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as error:  # whatever pickle refuses, the thread can draw
+        _draw_on_thread(function, type(error).__name__)
+        return None
+
+
+class CannotTake(Exception):
+    """Raised in the helper process: it could not unpickle a call (the thread draws it)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _draw_on_thread(function: Callable[..., object], reason: str) -> None:
+    _thread_only.add(function)
+    log.info(
+        "pictures by %s are drawn on the thread (the helper process cannot take them: %s)",
+        getattr(function, "__qualname__", function),
+        reason,
+    )
+
+
+def _helper() -> ProcessPoolExecutor | None:
+    global _process
+    if _process is None:
+        try:
+            # forkserver: a clean process, not a copy of the bot's threads and sockets.
+            context = multiprocessing.get_context("forkserver")
+            _process = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=context,
+                initializer=_start_helper,
+                initargs=(os.getpid(),),
+            )
+        except (OSError, ValueError) as error:
+            _cannot_start(error)
+            return None
+        for function in _warm_ups:
+            _submit_warm_up(function)
+    return _process
+
+
+def _start_helper(bot_pid: int) -> None:
+    """In the helper process, first thing."""
+    # Ctrl-C in a terminal reaches the whole process group: the bot shuts its helper down
+    # itself, without a KeyboardInterrupt traceback from the helper.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with, args=(bot_pid,), name="end-with-bot", daemon=True).start()
+
+
+def _end_with(bot_pid: int) -> None:
+    """In the helper process: end it when the bot's process ends, however that ends. A
+    killed bot (SIGKILL, out of memory) cannot stop its helper, and the helper would wait
+    for work forever: its own end of the work queue keeps the queue open."""
+    try:
+        handle = os.pidfd_open(bot_pid)  # Linux: readable once the process has ended
+    except (AttributeError, OSError):
+        handle = None
+    if handle is not None:
+        select.select([handle], [], [])
+    else:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(bot_pid, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                continue
+    os._exit(0)
+
+
+def _cannot_start(error: BaseException) -> None:
+    log.warning("no helper process for pictures (%s): drawing on a thread", error)
+    shutdown()
+    configure("thread")
+
+
+def _helper_died(pool: ProcessPoolExecutor) -> None:
+    global _process
+    log.warning("the pictures' helper process stopped; starting a new one")
+    if _process is pool:
+        _process = None
+        _warmed.pop(id(pool), None)
+
+
+def _submit_warm_up(function: Callable[[], object]) -> None:
+    executor: Executor | None = _thread
+    if _mode == "process":
+        executor = _helper() if _process is None else _process
+    if executor is None:
+        executor = _thread
+    done = _warmed.setdefault(id(executor), set())
+    if function in done:
         return
-    _warmed.add(function)
-    future = _executor.submit(function)
+    done.add(function)
+    try:
+        future = executor.submit(function)
+    except (BrokenProcessPool, RuntimeError, pickle.PicklingError) as error:
+        log.info("warming up the picture worker was skipped: %r", error)
+        return
     future.add_done_callback(_report_failure)
 
 
@@ -50,4 +252,4 @@ def _report_failure(future: Future[object]) -> None:
     error = future.exception()
     if error is not None:
         # Only the warm-up is lost: the first picture draws what it needs itself.
-        log.warning("warming up the picture thread failed: %r", error)
+        log.warning("warming up the picture worker failed: %r", error)

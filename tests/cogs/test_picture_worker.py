@@ -1,0 +1,146 @@
+"""Where pictures are drawn (bot/pictures/worker.py): in a helper process by default, in
+the caller's language, on the thread when the helper cannot take a call, and a helper
+that never outlives its bot, however the bot ends."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot import i18n
+from bot.pictures import worker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def in_process_mode() -> Iterator[None]:
+    worker.configure("process")
+    yield
+    worker.configure("thread")
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"  # a zombie has ended; only its parent has not looked yet
+
+
+def wait_gone(pid: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+async def test_a_picture_is_drawn_in_the_helper_in_the_callers_language(
+    in_process_mode: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    helper = await worker.draw(os.getpid)
+    assert helper != os.getpid()
+    with i18n.use("es"):
+        assert await worker.draw(i18n.current) == "es"
+    assert await worker.draw(i18n.current) == "en"
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "1")
+    assert await worker.draw(i18n.pseudo_enabled) is True
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "0")
+    assert await worker.draw(i18n.pseudo_enabled) is False
+    assert await worker.draw(os.getpid) == helper  # one helper, kept warm
+
+
+async def test_a_call_the_helper_cannot_take_is_drawn_on_the_thread(
+    in_process_mode: None,
+) -> None:
+    local = 41
+    with i18n.use("fr"):
+        assert await worker.draw(lambda: (local + 1, i18n.current(), os.getpid())) == (
+            42,
+            "fr",
+            os.getpid(),
+        )
+
+
+async def test_a_call_the_helper_cannot_import_is_drawn_on_the_thread(
+    in_process_mode: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Picklable here (by name, from a module only this process has), not in the helper.
+    module = types.ModuleType("made_up_pictures")
+    exec("import os\ndef whose():\n    return os.getpid()", module.__dict__)
+    monkeypatch.setitem(sys.modules, "made_up_pictures", module)
+    assert await worker.draw(module.whose) == os.getpid()
+    assert await worker.draw(module.whose) == os.getpid()
+
+
+async def test_an_error_while_drawing_reaches_the_caller(in_process_mode: None) -> None:
+    with pytest.raises(ValueError, match="invalid literal"):
+        await worker.draw(int, "not a number")
+
+
+async def test_a_helper_that_died_is_replaced(in_process_mode: None) -> None:
+    helper = await worker.draw(os.getpid)
+    os.kill(helper, signal.SIGKILL)
+    await asyncio.to_thread(wait_gone, helper, 5.0)
+    # The call that finds it dead is drawn on the thread; the next one in a new helper.
+    assert await worker.draw(sum, [1, 2]) == 3
+    replacement = await worker.draw(os.getpid)
+    assert replacement not in (helper, os.getpid())
+
+
+async def test_drawing_on_the_thread_when_configured() -> None:
+    worker.configure("thread")
+    assert await worker.draw(os.getpid) == os.getpid()
+
+
+def test_auto_draws_in_a_helper_only_with_two_cpus_or_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(worker, "usable_cpus", lambda: 1)
+    worker.configure("auto")
+    assert worker.mode() == "thread"
+    monkeypatch.setattr(worker, "usable_cpus", lambda: 2)
+    worker.configure("auto")
+    assert worker.mode() == "process"
+    worker.configure("thread")
+
+
+BOT_STAND_IN = """
+import asyncio, os, time
+from bot.pictures import worker
+
+async def main():
+    worker.configure("process")
+    print(await worker.draw(os.getpid), flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_the_helper_ends_with_a_killed_bot() -> None:
+    """A SIGKILL leaves the bot no time to stop its helper: the helper sees it go."""
+    bot = subprocess.Popen(
+        [sys.executable, "-c", BOT_STAND_IN],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert bot.stdout is not None
+        helper = int(bot.stdout.readline())
+        assert alive(helper)
+    finally:
+        bot.kill()
+        bot.wait()
+    wait_gone(helper, 3.0)
+    assert not alive(helper), "the pictures' helper outlived its killed bot"
