@@ -60,7 +60,7 @@ def configure(mode: PictureWorker) -> None:
     the helper would only add its memory and the hand-over)."""
     global _mode
     _mode = mode if mode != "auto" else ("process" if usable_cpus() >= 2 else "thread")
-    if mode == "process":
+    if _mode == "process":
         for function in list(_warm_ups):
             _submit_warm_up(function)
 
