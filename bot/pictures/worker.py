@@ -48,7 +48,7 @@ _thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 _process: ProcessPoolExecutor | None = None
 _mode: Literal["process", "thread"] = "thread"
 # Warm-ups already submitted, per executor (a new helper process is warmed up again).
-_warmed: dict[int, set[Callable[[], object]]] = {}
+_warmed: dict[Executor, set[Callable[[], object]]] = {}
 _warm_ups: list[Callable[[], object]] = []
 # Functions the helper process cannot take (not picklable): drawn on the thread, said once.
 _thread_only: set[Callable[..., object]] = set()
@@ -113,15 +113,6 @@ def warm_up(function: Callable[[], object]) -> None:
     if function not in _warm_ups:
         _warm_ups.append(function)
     _submit_warm_up(function)
-
-
-def shutdown() -> None:
-    """Stop the helper process (at exit; a later picture starts a new one)."""
-    global _process
-    pool, _process = _process, None
-    if pool is not None:
-        _warmed.pop(id(pool), None)
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 # -- the helper process -------------------------------------------------------------------
@@ -218,25 +209,28 @@ def _end_with(bot_pid: int) -> None:
 
 def _cannot_start(error: BaseException) -> None:
     log.warning("no helper process for pictures (%s): drawing on a thread", error)
-    shutdown()
+    if _process is not None:
+        _drop_helper(_process)
     configure("thread")
 
 
 def _helper_died(pool: ProcessPoolExecutor) -> None:
-    global _process
     log.warning("the pictures' helper process stopped; starting a new one")
+    _drop_helper(pool)
+
+
+def _drop_helper(pool: ProcessPoolExecutor) -> None:
+    """Forget ``pool`` (the next picture in process mode starts a new helper)."""
+    global _process
     if _process is pool:
         _process = None
-        _warmed.pop(id(pool), None)
+    _warmed.pop(pool, None)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _submit_warm_up(function: Callable[[], object]) -> None:
-    executor: Executor | None = _thread
-    if _mode == "process":
-        executor = _helper() if _process is None else _process
-    if executor is None:
-        executor = _thread
-    done = _warmed.setdefault(id(executor), set())
+    executor: Executor = (_helper() if _mode == "process" else None) or _thread
+    done = _warmed.setdefault(executor, set())
     if function in done:
         return
     done.add(function)
