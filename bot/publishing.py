@@ -254,7 +254,8 @@ class Publisher:
     @contextlib.asynccontextmanager
     async def answering(self, session_id: int) -> AsyncIterator[ShowInAnswer]:
         """Around a press that moves a game and answers by editing the game's message
-        (``show(answer, session, events)`` inside the block): while it runs, the session's
+        (``show(answer, session, events)`` inside the block) or the player's own private
+        message (``record_private_shown`` inside the block): while it runs, the session's
         worker waits, so the move shows in the answer itself rather than in a second edit.
         If Discord loses that answer, the worker edits the message after the block."""
         done = asyncio.Event()

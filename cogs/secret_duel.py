@@ -1223,15 +1223,18 @@ async def confirm_choice(
     handler = handler_for(interaction, game)
     _session, state, _ui, seat = await _playing_state(handler, interaction, session_id, round_no)
     choice = handler.rules.choice_from_draft(state, seat, draft)
-    outcome = await handler.bot.sessions.act(
-        session_id, interaction.user.id, {"type": "lock", "round": round_no, "choice": choice}
-    )
-    key = round_key(round_no)
-    fields = handler.private_after(outcome.session, seat, key)
-    if await answer_for(interaction).update(**fields) and interaction.message is not None:
-        await handler.bot.publisher.record_private_shown(
-            outcome.session, seat, key, fields, interaction.message.id
+    # While the answer is under way the publisher holds off, so it finds this message
+    # already showing what it became and does not edit it a second time.
+    async with handler.bot.publisher.answering(session_id):
+        outcome = await handler.bot.sessions.act(
+            session_id, interaction.user.id, {"type": "lock", "round": round_no, "choice": choice}
         )
+        key = round_key(round_no)
+        fields = handler.private_after(outcome.session, seat, key)
+        if await answer_for(interaction).update(**fields) and interaction.message is not None:
+            await handler.bot.publisher.record_private_shown(
+                outcome.session, seat, key, fields, interaction.message.id
+            )
 
 
 async def press_roll(

@@ -188,3 +188,36 @@ async def test_one_open_game_per_player_per_channel(
     assert busy.ephemeral and "Bob already has a game open" in busy.text()
     yourself = await carol.slash("diceman challenge", opponent=carol)
     assert yourself.ephemeral and "can't challenge yourself" in yourself.text()
+
+
+async def test_a_lock_in_edits_each_private_message_once(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    """Confirm's own answer turns the controls into the "locked in" note (and, for the
+    second player, into the round's reveal): the publisher does not edit that message
+    again to the same thing. Only the other player's controls need the publisher."""
+    duel = await start_duel(fake_discord, alice, bob)
+    alice_dm = await duel.dm_controls(alice, 1)
+    bob_dm = await duel.dm_controls(bob, 1)
+
+    def edits_of(message: FakeMessage) -> int:
+        return sum(
+            1
+            for r in fake_discord.requests
+            if r.method == "PATCH" and r.path.endswith(f"/messages/{message.id}")
+        )
+
+    await diceman_lock(alice, alice_dm, ALICE_PICK)
+    await fake_discord.wait_for(
+        lambda: "🔒 Locked in" in field_of(duel.board, "Alice"), what="Alice locked in"
+    )
+    await running_bot.publisher.settled()
+    assert "Locked in" in alice_dm.text()
+    assert edits_of(alice_dm) == 0
+
+    await diceman_lock(bob, bob_dm, BOB_PICK)
+    await fake_discord.wait_for(lambda: duel.over() or duel.round() == 2, what="the reveal")
+    await running_bot.publisher.settled()
+    assert "is over" in bob_dm.text() and "is over" in alice_dm.text()
+    assert edits_of(bob_dm) == 0  # Bob's own answer showed the reveal
+    assert edits_of(alice_dm) == 1  # Alice's note became the reveal: one edit
