@@ -11,6 +11,7 @@ sends the one-shot pings an outcome calls for (a turn warning, "you are the hous
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -188,10 +189,12 @@ class ShowContext:
 class PrivateControls:
     """The private message a seat needs now. ``key`` names what the controls are for (e.g.
     ``"round:3"``): a new key means a new DM; the same key leaves the DM alone (the player
-    may be halfway through a choice on it)."""
+    may be halfway through a choice on it). ``render`` draws the message's fields in the
+    current language; it is called only when a new DM goes out, as most publishes find the
+    key unchanged."""
 
     key: str
-    fields: dict[str, Any]
+    render: Callable[[], dict[str, Any]]
 
 
 MessageFields = dict[str, Any]

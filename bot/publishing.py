@@ -565,14 +565,17 @@ class Publisher:
             if seat.is_ai:
                 continue
             wanted = None
+            language = self.bot.languages.of(seat.user_id)
             if session.is_open and not seat.has_left:
-                with i18n.use(self.bot.languages.of(seat.user_id)):
+                with i18n.use(language):
                     wanted = handler.private_controls(session, seat.seat)
             row = snapshot.private.get(seat.seat)
             if wanted is not None and (row is None or row.key != wanted.key):
                 if row is not None:
                     await self._settle_private(handler, session, row)
-                message = await self._send_private(seat.user_id, wanted.fields)
+                with i18n.use(language):
+                    fields = wanted.render()
+                message = await self._send_private(seat.user_id, fields)
                 await self.store.save_private(
                     session.id,
                     PrivateMessage(
@@ -581,7 +584,7 @@ class Publisher:
                         channel_id=None if message is None else message.channel.id,
                         message_id=None if message is None else message.id,
                         closed=message is None,
-                        shown=signature(wanted.fields),
+                        shown=signature(fields),
                     ),
                 )
                 sent_new = True

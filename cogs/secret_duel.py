@@ -722,10 +722,12 @@ class SecretDuelHandler(Generic[StateT]):
             return None
         if seat not in self.rules.waiting_for(state):
             return None
-        embed, view = self.rules.controls(session, seat, state, "", ui)
-        return PrivateControls(
-            key=round_key(self.rules.round_of(state)), fields={"embed": embed, "view": view}
-        )
+
+        def render() -> MessageFields:
+            embed, view = self.rules.controls(session, seat, state, "", ui)
+            return {"embed": embed, "view": view}
+
+        return PrivateControls(key=round_key(self.rules.round_of(state)), render=render)
 
     def private_after(self, session: Session, seat: int, key: str) -> MessageFields:
         """What a player's controls for round ``key`` become: their locked-in choice while
