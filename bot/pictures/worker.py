@@ -23,6 +23,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import math
 import multiprocessing
 import os
 import pickle
@@ -33,6 +34,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from bot import i18n
@@ -96,10 +98,76 @@ async def draw(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
 
 
 def usable_cpus() -> int:
+    """The CPUs this process may use: its CPU affinity, capped by its cgroup's CPU quota
+    (a container started with ``--cpus 1`` on a 16-core host may use one), rounded up."""
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
+        cpus = os.cpu_count() or 1
+    quota = cgroup_cpu_quota()
+    if quota is not None:
+        cpus = min(cpus, max(1, math.ceil(quota)))
+    return cpus
+
+
+# Read by hand: the libraries that know cgroup quotas (loky's cpu_count, for one) come with
+# a whole process pool, for the two files read here.
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PROC_SELF_CGROUP = Path("/proc/self/cgroup")
+
+
+def cgroup_cpu_quota(root: Path = CGROUP_ROOT, membership: Path = PROC_SELF_CGROUP) -> float | None:
+    """The tightest CPU quota, in CPUs, on this process's cgroup and its ancestors: cgroup
+    v2 (``cpu.max``, e.g. ``150000 100000``) or v1 (``cpu.cfs_quota_us`` over
+    ``cpu.cfs_period_us``). None when there is none, or it cannot be read (not Linux)."""
+    try:
+        lines = membership.read_text().splitlines()
+    except OSError:
+        return None
+    limits: list[float] = []
+    for line in lines:
+        fields = line.split(":", 2)
+        if len(fields) != 3:
+            continue
+        _, controllers, path = fields
+        if controllers == "":  # v2: one unified hierarchy
+            limits += _v2_limits(root, path)
+        elif "cpu" in controllers.split(","):  # v1: the cpu controller's own hierarchy
+            for mount in ("cpu", "cpu,cpuacct", "cpuacct,cpu"):
+                limits += _v1_limits(root / mount, path)
+    return min(limits, default=None)
+
+
+def _ancestors(base: Path, path: str) -> list[Path]:
+    """``base/path`` and each parent up to ``base`` itself (a container sees its own
+    cgroup as ``/``; a systemd service sees ``/system.slice/its.service``)."""
+    parts = [part for part in path.strip().split("/") if part]
+    return [base.joinpath(*parts[:depth]) for depth in range(len(parts), -1, -1)]
+
+
+def _v2_limits(root: Path, path: str) -> list[float]:
+    limits = []
+    for directory in _ancestors(root, path):
+        try:
+            quota, period = (directory / "cpu.max").read_text().split()[:2]
+        except (OSError, ValueError):
+            continue
+        if quota != "max" and float(period) > 0:
+            limits.append(float(quota) / float(period))
+    return limits
+
+
+def _v1_limits(mount: Path, path: str) -> list[float]:
+    limits = []
+    for directory in _ancestors(mount, path):
+        try:
+            quota = float((directory / "cpu.cfs_quota_us").read_text())
+            period = float((directory / "cpu.cfs_period_us").read_text())
+        except (OSError, ValueError):
+            continue
+        if quota > 0 and period > 0:  # -1: no quota
+            limits.append(quota / period)
+    return limits
 
 
 def mode() -> Literal["process", "thread"]:

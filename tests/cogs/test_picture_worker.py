@@ -113,6 +113,70 @@ def test_auto_draws_in_a_helper_only_with_two_cpus_or_more(
     worker.configure("thread")
 
 
+def cgroup(tmp_path: Path, membership: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A cgroup tree under ``tmp_path`` as /sys/fs/cgroup and /proc/self/cgroup show it."""
+    root = tmp_path / "cgroup"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (tmp_path / "self").write_text(membership)
+    return root, tmp_path / "self"
+
+
+def test_a_containers_cpu_quota_caps_the_cpus_counted(tmp_path: Path) -> None:
+    # cgroup v2 in a container (its own cgroup is "/"): `docker run --cpus 1.5`.
+    root, membership = cgroup(tmp_path, "0::/\n", {"cpu.max": "150000 100000\n"})
+    assert worker.cgroup_cpu_quota(root, membership) == 1.5
+
+
+def test_the_tightest_quota_on_the_way_up_counts(tmp_path: Path) -> None:
+    # A systemd service under a slice: the slice's quota is tighter than the service's.
+    root, membership = cgroup(
+        tmp_path,
+        "0::/bots.slice/dicebot.service\n",
+        {
+            "cpu.max": "max 100000\n",
+            "bots.slice/cpu.max": "100000 100000\n",
+            "bots.slice/dicebot.service/cpu.max": "400000 100000\n",
+        },
+    )
+    assert worker.cgroup_cpu_quota(root, membership) == 1.0
+
+
+def test_cgroup_v1_quota_and_no_quota(tmp_path: Path) -> None:
+    v1 = "12:memory:/\n4:cpu,cpuacct:/\n0::/\n"
+    root, membership = cgroup(
+        tmp_path,
+        v1,
+        {"cpu,cpuacct/cpu.cfs_quota_us": "50000\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"},
+    )
+    assert worker.cgroup_cpu_quota(root, membership) == 0.5
+    unlimited = tmp_path / "unlimited"
+    unlimited.mkdir()
+    root, membership = cgroup(
+        unlimited,
+        v1,
+        {"cpu,cpuacct/cpu.cfs_quota_us": "-1\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"},
+    )
+    assert worker.cgroup_cpu_quota(root, membership) is None
+    # Not Linux, or no cgroup file system: no quota known.
+    assert worker.cgroup_cpu_quota(tmp_path / "nowhere", tmp_path / "nothing") is None
+
+
+def test_auto_draws_on_the_thread_in_a_one_cpu_container(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(worker, "cgroup_cpu_quota", lambda: 1.0)
+    assert worker.usable_cpus() == 1
+    worker.configure("auto")
+    assert worker.mode() == "thread"
+    monkeypatch.setattr(worker, "cgroup_cpu_quota", lambda: 1.5)
+    assert worker.usable_cpus() == 2
+    monkeypatch.setattr(worker, "cgroup_cpu_quota", lambda: None)
+    assert worker.usable_cpus() == 4
+
+
 BOT_STAND_IN = """
 import asyncio, os, time
 from bot.pictures import worker
