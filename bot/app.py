@@ -148,7 +148,9 @@ class DiceBot(commands.AutoShardedBot):
             **client_options,
         )
         self.settings = settings
-        picture_worker.configure(settings.picture_worker)
+        picture_worker.configure(
+            settings.picture_worker, log_format=settings.log_format, log_level=settings.log_level
+        )
         self.clock = clock or Clock()
         self.db = database_for(settings)
         self.sessions = SessionService(

@@ -13,7 +13,7 @@ from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
 
-from bot.config import Settings
+from bot.config import LogFormat, LogLevel, Settings
 from bot.network import describe_network_error
 
 TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
@@ -100,11 +100,21 @@ def describe_error(error: BaseException | None) -> str:
 
 def configure_logging(settings: Settings, stream: Any = None) -> None:
     handler = RedactingHandler(settings.discord_token.get_secret_value(), stream)
-    handler.setFormatter(JsonLines() if settings.log_format == "json" else _text_formatter())
+    _install(handler, settings.log_format, settings.log_level)
+
+
+def configure_helper_logging(log_format: LogFormat, log_level: LogLevel) -> None:
+    """In a helper process (the pictures'): lines like the bot's own, on the stderr it
+    shares with the bot. A helper never sees the token: there is nothing to redact."""
+    _install(logging.StreamHandler(), log_format, log_level)
+
+
+def _install(handler: logging.Handler, log_format: LogFormat, log_level: LogLevel) -> None:
+    handler.setFormatter(JsonLines() if log_format == "json" else _text_formatter())
     handler.addFilter(ConnectionRetriesInOneLine())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(settings.log_level)
+    root.setLevel(log_level)
     # discord.py's gateway chatter is noise at INFO.
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
 

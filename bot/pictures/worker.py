@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from bot import i18n
-from bot.config import PictureWorker
+from bot.config import LogFormat, LogLevel, PictureWorker
+from bot.logs import configure_helper_logging
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +55,20 @@ _warmed: dict[Executor, set[Callable[[], object]]] = {}
 _warm_ups: list[Callable[[], object]] = []
 # Functions the helper process cannot take (not picklable): drawn on the thread, said once.
 _thread_only: set[Callable[..., object]] = set()
+# How a helper started from now on logs: LOG_FORMAT and LOG_LEVEL.
+_helper_logging: tuple[LogFormat, LogLevel] = ("text", "INFO")
 
 
-def configure(mode: PictureWorker) -> None:
+def configure(
+    mode: PictureWorker, *, log_format: LogFormat = "text", log_level: LogLevel = "INFO"
+) -> None:
     """Draw in a helper process (``process``) or on the worker thread (``thread``);
     ``auto``: the helper process when this process may run on two CPUs or more (on one,
-    the helper would only add its memory and the hand-over)."""
-    global _mode
+    the helper would only add its memory and the hand-over). A helper started from now on
+    logs in ``log_format`` from ``log_level`` up, as the bot does."""
+    global _mode, _helper_logging
     _mode = mode if mode != "auto" else ("process" if usable_cpus() >= 2 else "thread")
+    _helper_logging = (log_format, log_level)
     if _mode == "process":
         for function in list(_warm_ups):
             _submit_warm_up(function)
@@ -235,7 +242,7 @@ def _helper() -> ProcessPoolExecutor | None:
                 max_workers=1,
                 mp_context=context,
                 initializer=_start_helper,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), *_helper_logging),
             )
         except (OSError, ValueError) as error:
             _cannot_start(error)
@@ -245,8 +252,9 @@ def _helper() -> ProcessPoolExecutor | None:
     return _process
 
 
-def _start_helper(bot_pid: int) -> None:
+def _start_helper(bot_pid: int, log_format: LogFormat, log_level: LogLevel) -> None:
     """In the helper process, first thing."""
+    configure_helper_logging(log_format, log_level)
     # Ctrl-C in a terminal reaches the whole process group: the bot shuts its helper down
     # itself, without a KeyboardInterrupt traceback from the helper.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

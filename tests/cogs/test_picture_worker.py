@@ -5,6 +5,7 @@ that never outlives its bot, however the bot ends."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -188,6 +189,39 @@ async def main():
 
 asyncio.run(main())
 """
+
+
+HELPER_LOGGING = """
+import asyncio, logging
+from bot.pictures import worker
+
+async def main():
+    worker.configure("process", log_format="json", log_level="WARNING")
+    log = logging.getLogger("bot.pictures.in_the_helper")
+    await worker.draw(log.info, "not at this level")
+    await worker.draw(log.warning, "said in the helper")
+
+asyncio.run(main())
+"""
+
+
+def test_the_helpers_log_lines_follow_log_format_and_level() -> None:
+    """A host shipping JSON lines gets JSON from the helper too, at the bot's level."""
+    bot = subprocess.run(
+        [sys.executable, "-c", HELPER_LOGGING],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bot.returncode == 0, bot.stderr
+    lines = [json.loads(line) for line in bot.stderr.splitlines() if line.startswith("{")]
+    said = [line for line in lines if line.get("logger") == "bot.pictures.in_the_helper"]
+    assert [(line["level"], line["message"]) for line in said] == [
+        ("WARNING", "said in the helper")
+    ]
+    assert "not at this level" not in bot.stderr
 
 
 def test_the_helper_ends_with_a_killed_bot() -> None:
