@@ -65,8 +65,9 @@ class IndexedPalette:
             raise ValueError("too many exact colours and ramps for one palette")
         counts: Counter[RGB] = Counter()
         for sheet in sheets:
-            for count, colour in sheet.convert("RGB").getcolors(maxcolors=1 << 20) or []:
-                counts[colour] += count  # type: ignore[index]
+            for count, pixel in sheet.convert("RGB").getcolors(maxcolors=1 << 20) or []:
+                if isinstance(pixel, tuple):  # always, in RGB: Pillow types any mode's
+                    counts[(pixel[0], pixel[1], pixel[2])] += count
         exact_colours = list(colours)
         for colour, _ in counts.most_common():
             if room == 0:

@@ -481,10 +481,11 @@ def note_drawn(
         box = (left + bbox[0], top + bbox[1], left + bbox[2], top + bbox[3])
         region = image.crop(box)
         colours = region.getcolors(maxcolors=1 << 16) or []
+        # A palette image's colours are palette indexes, an RGB(A) image's are tuples.
         if image.mode == "P" and palette is not None:
-            under = frozenset(palette[index] for _, index in colours)  # type: ignore[index]
+            under = frozenset(palette[int(c)] for _, c in colours if not isinstance(c, tuple))
         else:
-            under = frozenset(tuple(c[:3]) for _, c in colours)  # type: ignore[index,misc]
+            under = frozenset((c[0], c[1], c[2]) for _, c in colours if isinstance(c, tuple))
     drawn.append(Drawn(text, size, ink, background, under, text_line.runs, box))
 
 

@@ -17,10 +17,10 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -110,14 +110,15 @@ class InlineSQLiteConnection(Connection):
         return self.raw.execute(sql, tuple(params)).fetchall()
 
 
-def run_inline(coroutine: Coroutine[Any, Any, T]) -> T:
+def run_inline(awaitable: Awaitable[T]) -> T:
     """Run a coroutine that never suspends (it awaits only an ``InlineSQLiteConnection``)
     to its end, here and now; one that tries to wait for anything else is an error."""
+    steps = awaitable.__await__()
     try:
-        coroutine.send(None)
+        steps.send(None)
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coroutine.close()
+        return cast(T, done.value)
+    steps.close()
     raise RuntimeError("a database body awaited something other than its connection")
 
 
@@ -134,7 +135,7 @@ def _transaction_in_thread(
     except sqlite3.Error as error:
         raise StorageUnavailable(str(error)) from error
     try:
-        result = run_inline(body(InlineSQLiteConnection(raw)))  # type: ignore[arg-type]
+        result = run_inline(body(InlineSQLiteConnection(raw)))
     except BaseException as error:
         _rollback_inline(raw)
         if is_unavailable(error):
@@ -158,7 +159,7 @@ def _read_in_thread(raw: sqlite3.Connection, body: Callable[[Connection], Awaita
         raise StorageUnavailable(str(error)) from error
     try:
         with _unavailable_as_storage_error():
-            return run_inline(body(InlineSQLiteConnection(raw)))  # type: ignore[arg-type]
+            return run_inline(body(InlineSQLiteConnection(raw)))
     finally:
         _rollback_inline(raw)  # nothing to keep: ends the snapshot
 
