@@ -66,7 +66,7 @@ class IndexedPalette:
         counts: Counter[RGB] = Counter()
         for sheet in sheets:
             for count, pixel in sheet.convert("RGB").getcolors(maxcolors=1 << 20) or []:
-                if isinstance(pixel, tuple):  # always, in RGB: Pillow types any mode's
+                if isinstance(pixel, tuple):  # always in RGB (a number only in one-band modes)
                     counts[(pixel[0], pixel[1], pixel[2])] += count
         exact_colours = list(colours)
         for colour, _ in counts.most_common():
