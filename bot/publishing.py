@@ -144,8 +144,14 @@ class Publisher:
         self._unsaved: dict[int, int] = {}
         self._flush_wanted = asyncio.Event()
         self._closed_dms: dict[int, frozenset[int]] = {}
-        # Presses answering with the game's message right now (see ``answering``).
+        # Presses answering with the game's message right now (see ``answering``), and
+        # with a seat's own private message (see ``answering_privately``).
         self._answering: dict[int, list[asyncio.Event]] = {}
+        self._answering_privately: dict[tuple[int, int], int] = {}
+        # When each of those last ended (``_private_stamp`` counts the ends): a snapshot
+        # read before an answer ended may not hold what the answer recorded yet.
+        self._private_answer_ended: dict[tuple[int, int], int] = {}
+        self._private_stamp = 0
         # Sessions whose first message an interaction is posting right now, and those whose
         # first message was lost and is the publisher's to post.
         self._posting: set[int] = set()
@@ -254,8 +260,7 @@ class Publisher:
     @contextlib.asynccontextmanager
     async def answering(self, session_id: int) -> AsyncIterator[ShowInAnswer]:
         """Around a press that moves a game and answers by editing the game's message
-        (``show(answer, session, events)`` inside the block) or the player's own private
-        message (``record_private_shown`` inside the block): while it runs, the session's
+        (``show(answer, session, events)`` inside the block): while it runs, the session's
         worker waits, so the move shows in the answer itself rather than in a second edit.
         If Discord loses that answer, the worker edits the message after the block."""
         done = asyncio.Event()
@@ -326,6 +331,25 @@ class Publisher:
                 session = None  # the sweep looks again later
             if session is not None and session.message_id is None:
                 self._orphans.add(session_id)
+            self.request(session_id)
+
+    @contextlib.asynccontextmanager
+    async def answering_privately(self, session_id: int, seat: int) -> AsyncIterator[None]:
+        """Around a press that moves a game and answers by editing the seat's own private
+        message (``record_private_shown`` inside the block): meanwhile the publisher leaves
+        that seat's private messages alone, so it does not edit the message a second time
+        to what the answer shows; the public message and the other seats go on at once.
+        After the block it looks again (and edits the message if Discord lost the answer)."""
+        key = (session_id, seat)
+        self._answering_privately[key] = self._answering_privately.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._answering_privately.pop(key) - 1
+            if left:
+                self._answering_privately[key] = left
+            self._private_stamp += 1
+            self._private_answer_ended[key] = self._private_stamp
             self.request(session_id)
 
     async def record_private_shown(
@@ -410,6 +434,7 @@ class Publisher:
 
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
+        stamp = self._private_stamp
         try:
             snapshot = await self.store.snapshot(session_id)
         except StorageUnavailable as error:
@@ -424,7 +449,7 @@ class Publisher:
             self._mark_shown(session.id, session.version)
             return False
         try:
-            if await self._sync_private(handler, snapshot):
+            if await self._sync_private(handler, snapshot, stamp):
                 snapshot = await self.store.snapshot(session_id) or snapshot
                 session = snapshot.session
         except StorageUnavailable as error:
@@ -553,16 +578,18 @@ class Publisher:
 
     # -- private controls -----------------------------------------------------------------
 
-    async def _sync_private(self, handler: GameHandler, snapshot: Snapshot) -> bool:
+    async def _sync_private(self, handler: GameHandler, snapshot: Snapshot, stamp: int) -> bool:
         """Send each seat the private controls it needs now, and turn controls no longer
         needed into what the handler says they become. True if a new DM went out (the
-        public message may then say whose DMs are closed)."""
+        public message may then say whose DMs are closed). A seat whose own answer is
+        under way, or ended after ``stamp`` (when the snapshot was read), is left for the
+        next look."""
         session = snapshot.session
         sent_new = False
         # Each player's private messages speak their own language.
         await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
-            if seat.is_ai:
+            if seat.is_ai or self._answer_shows_private(session.id, seat.seat, stamp):
                 continue
             wanted = None
             language = self.bot.languages.of(seat.user_id)
@@ -591,6 +618,18 @@ class Publisher:
             elif wanted is None and row is not None:
                 await self._settle_private(handler, session, row)
         return sent_new
+
+    def _answer_shows_private(self, session_id: int, seat: int, stamp: int) -> bool:
+        key = (session_id, seat)
+        if key in self._answering_privately:
+            return True
+        ended = self._private_answer_ended.get(key)
+        if ended is None:
+            return False
+        if ended > stamp:
+            return True  # the answer's own request brings the next look
+        del self._private_answer_ended[key]
+        return False
 
     async def _settle_private(
         self, handler: GameHandler, session: Session, row: PrivateMessage

@@ -1225,9 +1225,9 @@ async def confirm_choice(
     handler = handler_for(interaction, game)
     _session, state, _ui, seat = await _playing_state(handler, interaction, session_id, round_no)
     choice = handler.rules.choice_from_draft(state, seat, draft)
-    # While the answer is under way the publisher holds off, so it finds this message
-    # already showing what it became and does not edit it a second time.
-    async with handler.bot.publisher.answering(session_id):
+    # While the answer is under way the publisher leaves this player's private messages
+    # alone: it then finds this one showing what it became, and does not edit it again.
+    async with handler.bot.publisher.answering_privately(session_id, seat):
         outcome = await handler.bot.sessions.act(
             session_id, interaction.user.id, {"type": "lock", "round": round_no, "choice": choice}
         )

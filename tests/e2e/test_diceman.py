@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from duel_support import Duel, diceman_lock
-from fakediscord import FakeDiscord, FakeMessage, Player
+from duel_support import Duel, confirm_id, diceman_lock, diceman_pick
+from fakediscord import FakeDiscord, FakeMessage, Player, routes
+from fakediscord.interactions import wait_for_answer
 
 from bot.app import DiceBot
 
@@ -221,3 +222,32 @@ async def test_a_lock_in_edits_each_private_message_once(
     assert "is over" in bob_dm.text() and "is over" in alice_dm.text()
     assert edits_of(bob_dm) == 0  # Bob's own answer showed the reveal
     assert edits_of(alice_dm) == 1  # Alice's note became the reveal: one edit
+
+
+async def test_the_reveal_does_not_wait_for_the_last_lock_ins_answer(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    """While Discord holds Bob's Confirm answer, Alice already sees the reveal and her next
+    controls; Bob's own message is his answer's, and his next controls follow it."""
+    duel = await start_duel(fake_discord, alice, bob)
+    alice_dm = await duel.dm_controls(alice, 1)
+    bob_dm = await duel.dm_controls(bob, 1)
+    await diceman_lock(alice, alice_dm, ALICE_PICK)
+    await diceman_pick(bob, bob_dm, BOB_PICK)
+    held = fake_discord.hold(routes.CALLBACK)
+    press = await bob.begin_click(bob_dm, confirm_id(bob_dm))
+    await held.arrived()
+    await fake_discord.wait_for(lambda: duel.round() == 2, what="the reveal, Bob's answer held")
+    assert "Round 1 reveal" in duel.board.text()
+    await duel.dm_controls(alice, 2)
+    await fake_discord.wait_for(lambda: "is over" in alice_dm.text(), what="Alice's DM retired")
+    assert "your secret pick" in bob_dm.text()  # Bob's message waits for his answer
+    held.release()
+    assert "is over" in (await wait_for_answer(press, 5)).text()
+    await duel.dm_controls(bob, 2)
+    await running_bot.publisher.settled()
+    assert "is over" in bob_dm.text()
+    assert not any(
+        r.method == "PATCH" and r.path.endswith(f"/messages/{bob_dm.id}")
+        for r in fake_discord.requests
+    )
