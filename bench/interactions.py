@@ -15,7 +15,7 @@ machine). In one run, against the same bot:
     (e) a Weighted Dice bet at a 12-player table.
 
 each move right after a /ping run of its own (the machine is shared: its load drifts
-within a run), then each move's ratios to that /ping and issue 14's targets with PASS or
+within a run), started once the bot has gone quiet (no set-up left to publish), then each move's ratios to that /ping and issue 14's targets with PASS or
 FAIL: throughput at least 0.25x /ping's and p99 under 50 ms at C in flight for every
 move, and the Knucklebones move's p99 under 15 ms at 1 in flight.
 
@@ -795,6 +795,10 @@ async def main(args: argparse.Namespace) -> int:
                 pairs: list[tuple[Result, Result]] = []
 
                 async def measure(label: str, scenario: Scenario, count: int, flight: int) -> None:
+                    # The bot first finishes what the scenario's set-up (or the run before)
+                    # left it to publish: a /ping run beside that backlog would be slowed
+                    # by it, and flatter the move measured against it.
+                    await wait_quiet(fake, quiet=0.3, limit=10.0)
                     reference = await run(ping, args.count, flight, bot_pids=[pid])
                     print(reference.line("(a)"))
                     result = await run(scenario, count, flight, bot_pids=[pid])
@@ -874,6 +878,7 @@ async def measure_floor(
             # Not measured: each game's first press draws its message (and the fresh
             # process's picture thread loads its fonts).
             await run(floor, args.concurrency * 8, args.concurrency)
+            await wait_quiet(fake, quiet=0.3, limit=10.0)
             reference = await run(ping, args.count, args.concurrency, bot_pids=[pid])
             print(reference.line("(a)"))
             result = await run(floor, args.move_count, args.concurrency, bot_pids=[pid])
