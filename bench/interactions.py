@@ -15,9 +15,10 @@ machine). In one run, against the same bot:
     (e) a Weighted Dice bet at a 12-player table.
 
 each move right after a /ping run of its own (the machine is shared: its load drifts
-within a run), started once the bot has gone quiet (no set-up left to publish), then each move's ratios to that /ping and issue 14's targets with PASS or
-FAIL: throughput at least 0.25x /ping's and p99 under 50 ms at C in flight for every
-move, and the Knucklebones move's p99 under 15 ms at 1 in flight.
+within a run), started once the bot has gone quiet (no set-up left to publish); then
+each move's ratios to that /ping and issue 14's targets with PASS or FAIL: throughput
+at least 0.25x /ping's and p99 under 50 ms at C in flight for every move, and the
+Knucklebones move's p99 under 15 ms at 1 in flight.
 
 Then (unless ``--no-floor``) the answer floor, in a second bot process: (f) the same
 Knucklebones column press answered with its game's message as first drawn (status line,
