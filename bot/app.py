@@ -53,6 +53,8 @@ HANDLER_TASK_PREFIXES = (
 )
 SHUTDOWN_GRACE_SECONDS = 5.0
 DM_CHANNEL_CACHE_SIZE = 10_000
+# At start-up, how long to wait for the picture worker to warm up before going online.
+PICTURE_WARM_UP_SECONDS = 15.0
 
 
 class DiceTree(app_commands.CommandTree["DiceBot"]):
@@ -185,6 +187,9 @@ class DiceBot(commands.AutoShardedBot):
         self.register_components(ChallengeButton, PlayOnButton)
         for name in discover_cogs():
             await self.load_extension(name)
+        # The cogs asked the picture worker to warm up: let it finish before the first
+        # press can arrive (a cold helper process takes a second or two to start).
+        await picture_worker.warmed(at_most=PICTURE_WARM_UP_SECONDS)
         # Before anything else moves: game messages a crash or an outage left behind.
         await self.publisher.start()
         self.deadlines.start()

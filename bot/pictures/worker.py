@@ -20,6 +20,7 @@ and a call that finds the helper dead are drawn on the thread instead.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import functools
 import logging
@@ -53,6 +54,8 @@ _mode: Literal["process", "thread"] = "thread"
 # Warm-ups already submitted, per executor (a new helper process is warmed up again).
 _warmed: dict[Executor, set[Callable[[], object]]] = {}
 _warm_ups: list[Callable[[], object]] = []
+# Warm-ups submitted and perhaps not run yet (see ``warmed``).
+_warming: list[Future[object]] = []
 # Functions the helper process cannot take (not picklable): drawn on the thread, said once.
 _thread_only: set[Callable[..., object]] = set()
 # How a helper started from now on logs: LOG_FORMAT and LOG_LEVEL.
@@ -315,7 +318,26 @@ def _submit_warm_up(function: Callable[[], object]) -> None:
     except (BrokenProcessPool, RuntimeError, pickle.PicklingError) as error:
         log.info("warming up the picture worker was skipped: %r", error)
         return
+    _warming.append(future)
     future.add_done_callback(_report_failure)
+
+
+async def warmed(*, at_most: float) -> bool:
+    """Wait, for at most ``at_most`` seconds, until the warm-ups submitted so far have run:
+    the helper process has started and loaded its fonts and sprites, so the first picture
+    a player asks for does not wait for that (long enough, on a busy machine, for the
+    press's answer to be deferred). True if they all ran in time; a failed one counts as
+    run (``_report_failure`` says so)."""
+    pending = [future for future in _warming if not future.done()]
+    _warming[:] = pending
+    if not pending:
+        return True
+    loop = asyncio.get_running_loop()
+    # Waited for on a thread: these are the executors' own futures, not the event loop's.
+    _, late = await loop.run_in_executor(None, concurrent.futures.wait, pending, at_most)
+    if late:
+        log.info("the picture worker is still warming up after %.0f s; starting anyway", at_most)
+    return not late
 
 
 def _report_failure(future: Future[object]) -> None:

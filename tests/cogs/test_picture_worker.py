@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import types
 from collections.abc import Iterator
@@ -189,6 +190,31 @@ async def main():
 
 asyncio.run(main())
 """
+
+
+async def test_start_up_can_wait_for_the_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot waits for its picture worker's warm-up before going online, so a player's
+    first press does not wait for a cold helper (and have its answer deferred)."""
+    monkeypatch.setattr(worker, "_warm_ups", [])
+    monkeypatch.setattr(worker, "_warming", [])
+    monkeypatch.setattr(worker, "_warmed", {})
+    worker.configure("thread")
+    ran = threading.Event()
+
+    def slow_warm_up() -> None:
+        time.sleep(0.3)
+        ran.set()
+
+    worker.warm_up(slow_warm_up)
+    assert await worker.warmed(at_most=5.0) is True
+    assert ran.is_set()
+
+    def too_slow_warm_up() -> None:
+        time.sleep(1.0)
+
+    worker.warm_up(too_slow_warm_up)
+    assert await worker.warmed(at_most=0.1) is False  # the bot starts anyway
+    assert await worker.warmed(at_most=5.0) is True
 
 
 HELPER_LOGGING = """
