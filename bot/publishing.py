@@ -739,6 +739,13 @@ class Publisher:
                 if session_id not in self._unsaved:
                     del self._shown[session_id]
                     self._closed_dms.pop(session_id, None)
+            # A session's next look reads a newer stamp than any answer that has ended:
+            # only a worker under way can still need one.
+            self._private_answer_ended = {
+                key: ended
+                for key, ended in self._private_answer_ended.items()
+                if key[0] in self._workers
+            }
 
     async def _notify(self, handler: GameHandler, outcome: Outcome) -> None:
         try:

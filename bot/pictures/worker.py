@@ -63,15 +63,19 @@ _helper_logging: tuple[LogFormat, LogLevel] = ("text", "INFO")
 
 
 def configure(
-    mode: PictureWorker, *, log_format: LogFormat = "text", log_level: LogLevel = "INFO"
+    mode: PictureWorker,
+    *,
+    log_format: LogFormat | None = None,
+    log_level: LogLevel | None = None,
 ) -> None:
     """Draw in a helper process (``process``) or on the worker thread (``thread``);
     ``auto``: the helper process when this process may run on two CPUs or more (on one,
     the helper would only add its memory and the hand-over). A helper started from now on
-    logs in ``log_format`` from ``log_level`` up, as the bot does."""
+    logs in ``log_format`` from ``log_level`` up, as the bot does (each kept as it was
+    when not given)."""
     global _mode, _helper_logging
     _mode = mode if mode != "auto" else ("process" if usable_cpus() >= 2 else "thread")
-    _helper_logging = (log_format, log_level)
+    _helper_logging = (log_format or _helper_logging[0], log_level or _helper_logging[1])
     if _mode == "process":
         for function in list(_warm_ups):
             _submit_warm_up(function)
