@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, views
 from bot.answers import NETWORK_ERRORS, Answer, answer_for
 from bot.clock import Clock
 from bot.errors import UserError
@@ -292,7 +292,11 @@ class Publisher:
             )
             with i18n.use(session.language):
                 fields = await handler.render(session, context)
-            if await answer.update(**fields):
+            try:
+                shown = await answer.update(**fields)
+            finally:
+                views.release(fields.get("view"))
+            if shown:
                 self._mark_shown(session.id, session.version)
                 log.debug("session %s: the answer shows version %s", session.id, session.version)
 
@@ -305,7 +309,10 @@ class Publisher:
         answer = answer_for(interaction)
         answer.public = True
         async with self.posting(session.id):
-            message_id = await answer.send(ephemeral=False, **as_new_message(fields))
+            try:
+                message_id = await answer.send(ephemeral=False, **as_new_message(fields))
+            finally:
+                views.release(fields.get("view"))
             if message_id is None:
                 return
             self._mark_shown(session.id, session.version)
@@ -477,7 +484,10 @@ class Publisher:
             else:
                 try:
                     fields = await self._render(handler, session, context)
-                    await self.bot.edit_public_message(session, **fields)
+                    try:
+                        await self.bot.edit_public_message(session, **fields)
+                    finally:
+                        views.release(fields.get("view"))
                     self.edits += 1
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
@@ -532,7 +542,10 @@ class Publisher:
         fields = await self._render(handler, session, context)
         fields["allowed_mentions"] = discord.AllowedMentions.none()
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        message = await channel.send(**as_new_message(fields))
+        try:
+            message = await channel.send(**as_new_message(fields))
+        finally:
+            views.release(fields.get("view"))
         self.reposts += 1
         self._orphans.discard(session.id)
         await self.bot.sessions.set_message(session.id, message.id, session.version)

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import views
 from bot.answers import answer_for
 from bot.errors import DatabaseUnavailable, StaleControl, UserError
 from bot.i18n import N_, _, list_of, ngettext, number
@@ -158,3 +159,6 @@ class Guarded:
             await report_error(interaction, error)
         except Exception as error:
             await report_error(interaction, error)
+        finally:
+            # The view discord.py rebuilt from the pressed message to dispatch this item.
+            views.release_rebuilt(self.view)  # type: ignore[attr-defined]
