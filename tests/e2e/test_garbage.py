@@ -53,3 +53,13 @@ async def test_moves_leave_no_views_for_the_cycle_collector(
     views = [thing for thing in garbage if isinstance(thing, discord.ui.View)]
     buttons = [thing for thing in garbage if isinstance(thing, discord.ui.Item)]
     assert views == [] and buttons == []
+
+
+async def test_an_answered_interaction_keeps_no_watchdog_timer(
+    running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    await press_column(alice, board, 0)
+    await alice.slash("ping")
+    # Every interaction so far was answered: none still has a timer waiting to defer it.
+    assert running_bot._watchdogs._timers == {}
