@@ -202,6 +202,10 @@ MessageFields = dict[str, Any]
 
 class GameHandler(Protocol):
     game: str
+    # Whether the game ever sends a seat a private message (DM controls). A game that does
+    # not is all in its public message: once a press's answer showed a move committed in
+    # this process, the publisher has nothing left to read for it.
+    private_messages: bool
 
     def step(self, ctx: StepContext, action: dict[str, Any]) -> Step: ...
 

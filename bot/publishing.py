@@ -144,6 +144,11 @@ class Publisher:
         self._unsaved: dict[int, int] = {}
         self._flush_wanted = asyncio.Event()
         self._closed_dms: dict[int, frozenset[int]] = {}
+        # The newest version a commit in this process gave each session of a game with no
+        # private messages, and the sessions a request asked to read from the database
+        # (the sweep, a repair, a forced edit...): see ``_shows_its_commits``.
+        self._committed: dict[int, int] = {}
+        self._must_look: set[int] = set()
         # Presses answering with the game's message right now (see ``answering``), and
         # with a seat's own private message (see ``answering_privately``).
         self._answering: dict[int, list[asyncio.Event]] = {}
@@ -198,16 +203,25 @@ class Publisher:
         """The session service's commit listener: show the outcome, send its pings."""
         handler = self.bot.sessions.handlers.get(outcome.session.game)
         gather = 0.0 if handler is None else handler.gather_after(outcome)
-        self.request(outcome.session.id, gather=gather)
+        quiet = handler is not None and not handler.private_messages
+        if quiet:
+            session_id, version = outcome.session.id, outcome.session.version
+            self._committed[session_id] = max(version, self._committed.get(session_id, -1))
+        self.request(outcome.session.id, gather=gather, look=not quiet)
         if handler is not None:
             self._spawn(self._notify(handler, outcome), f"notify-{outcome.session.id}")
 
-    def request(self, session_id: int, *, gather: float = 0.0, force: bool = False) -> None:
+    def request(
+        self, session_id: int, *, gather: float = 0.0, force: bool = False, look: bool = True
+    ) -> None:
         """Make the session's messages show its newest stored state, soon. ``gather`` waits
         that long first (a burst of bets lands in one edit); ``force`` edits even when the
-        message is believed to be up to date (a press showed it is not)."""
+        message is believed to be up to date (a press showed it is not). ``look=False``:
+        only to show commits made in this process, already in ``_committed``."""
         if self._closing:
             return
+        if look:
+            self._must_look.add(session_id)
         if force:
             # A forced edit answers a press on a stale-looking message; a player pressing
             # one again and again gets one repair, not one edit per press.
@@ -278,7 +292,9 @@ class Publisher:
             if not waiting:
                 self._answering.pop(session_id, None)
             done.set()
-            self.request(session_id)
+            # The press's own commit, if any, is in ``_committed`` (and if it is not, the
+            # block committed nothing this process must show).
+            self.request(session_id, look=False)
 
     async def _show_in_answer(self, answer: Answer, session: Session, events: list[Any]) -> None:
         handler = self._handler(session)
@@ -382,14 +398,21 @@ class Publisher:
                 self._again.discard(session_id)
                 force = session_id in self._forced
                 self._forced.discard(session_id)
+                look = force or session_id in self._must_look
+                self._must_look.discard(session_id)
                 try:
-                    async with self._lock(session_id):
-                        changed = await self._publish_once(session_id, force)
+                    if look or not self._shows_its_commits(session_id):
+                        async with self._lock(session_id):
+                            changed = await self._publish_once(session_id, force)
+                    else:
+                        changed = False
                 except _AnswerUnderWay:
+                    self._must_look.add(session_id)
                     if force:
                         self._forced.add(session_id)
                     continue  # the loop waits for the answer, then looks again
                 except Exception as error:
+                    self._must_look.add(session_id)
                     later = error if isinstance(error, _Later) else self._unexpected(session_id)
                     failures += 1
                     self.failures += 1
@@ -407,6 +430,14 @@ class Publisher:
                 return
         finally:
             self._workers.pop(session_id, None)
+
+    def _shows_its_commits(self, session_id: int) -> bool:
+        """Whether the message already shows the newest commit this process made, in a game
+        with no private messages, so there is nothing to read: a press's answer showed it.
+        A commit made elsewhere is shown by the process that made it (or, if that process
+        died, by the sweep), as it would be anyway."""
+        committed = self._committed.get(session_id)
+        return committed is not None and self._shown.get(session_id, -1) >= committed
 
     def _unexpected(self, session_id: int) -> _Later:
         # A bug (or a Discord answer we did not plan for): say so once, try again much later.
@@ -752,6 +783,11 @@ class Publisher:
                 if session_id not in self._unsaved:
                     del self._shown[session_id]
                     self._closed_dms.pop(session_id, None)
+            self._committed = {
+                session_id: version
+                for session_id, version in self._committed.items()
+                if session_id in self._workers
+            }
             # A session's next look reads a newer stamp than any answer that has ended:
             # only a worker under way can still need one.
             self._private_answer_ended = {

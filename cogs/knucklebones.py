@@ -509,6 +509,7 @@ class KnucklebonesCog(
     group_description="Knucklebones: place dice, knock out your opponent's matching dice.",
 ):
     game = GAME
+    private_messages = False  # everything in Knucklebones is public
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot

@@ -372,6 +372,7 @@ class SecretDuelHandler(Generic[StateT]):
         self.bot = bot
         self.rules = rules
         self.game = rules.game
+        self.private_messages = True  # each player's choices, in a DM
 
     # -- reading the envelope -------------------------------------------------------------
 

@@ -634,6 +634,7 @@ class WeightedDice(
     group_description="Weighted Dice: a betting table for 5 to 12 players.",
 ):
     game = GAME
+    private_messages = False  # the house's panel is an ephemeral answer, not a tracked DM
 
     def __init__(self, bot: DiceBot) -> None:
         self.bot = bot

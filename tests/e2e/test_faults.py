@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Callable
 
 import discord
+import pytest
 from duel_support import Duel, diceman_lock
 from fakediscord import CallbackFault, FakeDiscord, FakeGuild, FakeMessage, Player, routes
 from knucklebones_support import ai_board_idle, board_turn, session_for, start_duel
@@ -16,6 +17,7 @@ from weighted_support import Table
 
 from bot.app import DiceBot
 from bot.clock import ManualClock
+from bot.publication_store import Snapshot
 from cogs.knucklebones import AI_MOVE_DELAY
 
 
@@ -190,6 +192,37 @@ async def test_a_dropped_answer_is_sent_again_and_the_player_sees_it(
     answered = await alice.click(board, "Column 1", fault=CallbackFault.dropped())
     assert not answered.lost
     assert board_turn(board) == 2
+
+
+async def test_a_move_its_answer_showed_costs_no_second_look_and_a_lost_one_is_edited_in(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    alice: Player,
+    bob: Player,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    await running_bot.publisher.settled()
+    store = running_bot.publisher.store
+    looks: list[int] = []
+    read_snapshot = store.snapshot
+
+    async def counted(session_id: int) -> Snapshot | None:
+        looks.append(session_id)
+        return await read_snapshot(session_id)
+
+    monkeypatch.setattr(store, "snapshot", counted)
+    edits_before = running_bot.publisher.edits
+    # The answer shows the move: the publisher has nothing to read, nothing to edit.
+    answered = await alice.click(board, "Column 1")
+    assert not answered.lost and board_turn(board) == 2
+    await running_bot.publisher.settled()
+    assert looks == [] and running_bot.publisher.edits == edits_before
+    # Discord loses the next answer: the publisher reads the game and edits the board.
+    lost(fake_discord, await bob.click(board, "Column 1", fault="unknown-interaction"))
+    await fake_discord.wait_for(lambda: board_turn(board) == 3, what="the move after a lost answer")
+    await running_bot.publisher.settled()
+    assert looks and running_bot.publisher.edits == edits_before + 1
 
 
 # -- a deleted game message ------------------------------------------------------------------
