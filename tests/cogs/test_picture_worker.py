@@ -98,6 +98,16 @@ async def test_a_helper_that_died_is_replaced(in_process_mode: None) -> None:
     assert replacement not in (helper, os.getpid())
 
 
+async def test_a_burst_of_large_calls_and_answers_all_come_back(in_process_mode: None) -> None:
+    # Megabytes each way, far more than a socket holds: the bot's loop must keep reading
+    # answers while its calls still wait to go out, or both sides wait on each other.
+    sizes = await asyncio.gather(*(worker.draw(len, b"x" * 200_000) for _ in range(60)))
+    assert sizes == [200_000] * 60
+    pictures = await asyncio.gather(*(worker.draw(bytes, 300_000 + n) for n in range(40)))
+    assert [len(picture) for picture in pictures] == [300_000 + n for n in range(40)]
+    assert await worker.draw(sum, [1, 2, 3]) == 6  # and the helper answers in order still
+
+
 async def test_drawing_on_the_thread_when_configured() -> None:
     worker.configure("thread")
     assert await worker.draw(os.getpid) == os.getpid()
