@@ -161,6 +161,10 @@ class Publisher:
         # first message was lost and is the publisher's to post.
         self._posting: set[int] = set()
         self._orphans: set[int] = set()
+        # When each posting last ended (``_posting_stamp`` counts the ends): a snapshot read
+        # before then may lack the message id the posting stored.
+        self._posting_ended: dict[int, int] = {}
+        self._posting_stamp = 0
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
         self._permission_waits: dict[int, asyncio.Event] = {}
@@ -348,6 +352,8 @@ class Publisher:
             yield
         finally:
             self._posting.discard(session_id)
+            self._posting_stamp += 1
+            self._posting_ended[session_id] = self._posting_stamp
             try:
                 session = await self.bot.sessions.get(session_id)
             except StorageUnavailable:
@@ -473,6 +479,7 @@ class Publisher:
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
         stamp = self._private_stamp
+        posting_stamp = self._posting_stamp
         try:
             snapshot = await self.store.snapshot(session_id)
         except StorageUnavailable as error:
@@ -503,10 +510,13 @@ class Publisher:
             # A press is about to show this version in its own answer (it committed after
             # registering): let it, rather than edit the same message twice.
             raise _AnswerUnderWay()
-        if session.message_id is None and not self._may_post(session):
+        if session.message_id is None and (
+            not self._may_post(session) or self._posting_ended.get(session.id, 0) > posting_stamp
+        ):
             # The command that created the game is still posting its message (here or in
-            # another process): it asks for a publish when done; the sweep catches a
-            # message that never came.
+            # another process), or finished after this snapshot was read, so the message
+            # may be there: it asks for a publish when done; the sweep catches a message
+            # that never came.
             return False
         context = ShowContext(events=snapshot.events, dm_closed=closed)
         try:
@@ -794,6 +804,11 @@ class Publisher:
                 key: ended
                 for key, ended in self._private_answer_ended.items()
                 if key[0] in self._workers
+            }
+            self._posting_ended = {
+                session_id: ended
+                for session_id, ended in self._posting_ended.items()
+                if session_id in self._workers
             }
 
     async def _notify(self, handler: GameHandler, outcome: Outcome) -> None:

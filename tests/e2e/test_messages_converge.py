@@ -22,11 +22,19 @@ import pytest
 from crash_support import commit_unseen
 from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player
 from fakediscord.interactions import wait_for_answer
-from knucklebones_support import board_turn, enabled_columns, session_for, start_duel
+from knucklebones_support import (
+    ai_board_idle,
+    board_turn,
+    enabled_columns,
+    session_for,
+    start_duel,
+)
 
 from bot.app import DiceBot
 from bot.challenges import act_on_challenge
+from bot.clock import ManualClock
 from bot.errors import UserError
+from bot.publication_store import Snapshot
 
 
 @asynccontextmanager
@@ -79,6 +87,65 @@ async def writes_locked(bot: DiceBot, seconds: float) -> AsyncIterator[None]:
             await transaction.rollback()
     finally:
         await conn.close()
+
+
+# -- a move racing the first message -------------------------------------------------------
+
+
+async def test_a_move_read_while_the_first_message_is_stored_edits_it_and_posts_no_second(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    clock: ManualClock,
+    alice: Player,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The AI moves while the command that started the game is still storing its message's
+    id, and the publisher's read of the game (no message id yet) comes back only once that
+    is done. The game is more than 30 s old, so a message missing that long would be posted
+    afresh: the publisher must see that the posting ended after its read, and edit the
+    board the player has rather than post a second one."""
+    publisher = running_bot.publisher
+    store_message = running_bot.sessions.set_message
+    storing = asyncio.Event()
+    may_store = asyncio.Event()
+
+    async def held_set_message(
+        session_id: int, message_id: int, shown_version: int | None = None
+    ) -> None:
+        storing.set()
+        await may_store.wait()
+        await store_message(session_id, message_id, shown_version)
+
+    posting = publisher.posting
+    posted = asyncio.Event()
+
+    @asynccontextmanager
+    async def watched_posting(session_id: int) -> AsyncIterator[None]:
+        async with posting(session_id):
+            yield
+        posted.set()
+
+    read_snapshot = publisher.store.snapshot
+
+    async def late_snapshot(session_id: int) -> Snapshot | None:
+        snapshot = await read_snapshot(session_id)
+        if not may_store.is_set():
+            may_store.set()  # read without the message id: now the command stores it...
+            await posted.wait()  # ...and is done, before this read returns
+        return snapshot
+
+    monkeypatch.setattr(running_bot.sessions, "set_message", held_set_message)
+    monkeypatch.setattr(publisher, "posting", watched_posting)
+    monkeypatch.setattr(publisher.store, "snapshot", late_snapshot)
+    board = (await alice.slash("knucklebones ai", difficulty="easy", first="them")).message
+    assert board is not None
+    await asyncio.wait_for(storing.wait(), 5)
+    clock.advance(60)  # the AI moves; the game is a minute old
+    await fake_discord.wait_for(lambda: ai_board_idle(board), what="the AI's move on the board")
+    await publisher.settled()
+    assert guild.default_channel.messages() == [board]
+    assert publisher.reposts == 0
 
 
 # -- a crash between the commit and the edit ----------------------------------------------
