@@ -279,7 +279,7 @@ class Watchdogs:
         # Dropped as soon as the interaction is answered: a timer left to run out kept
         # every interaction (and its message, member and answer) alive for 1.5 s, long
         # enough for the garbage collector to move them to its oldest generation, whose
-        # full passes then paused the bot for 30-60 ms every 2-3 s under load.
+        # full passes then paused the bot for 30-70 ms every 2-3 s under load.
         answer_for(interaction).when_answered(functools.partial(self._answered, interaction.id))
 
     def _answered(self, interaction_id: int) -> None:

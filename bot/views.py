@@ -4,7 +4,7 @@ A discord.py view and its items point at each other (``view.children`` and ``ite
 so a dropped view is freed only by the cyclic garbage collector. Every press drops two: the
 one discord.py rebuilds from the pressed message to dispatch a DynamicItem, and the one the
 bot sends in its answer. Two thirds of the bot's cyclic garbage under load were these views
-and their buttons, and a full collection of them paused the bot for 25-65 ms every 2-3 s, a
+and their buttons, and a full collection of them paused the bot for 30-70 ms every 2-3 s, a
 move's p99 (bench/interactions.py). ``release`` breaks the cycle, so they are freed at once.
 """
 
