@@ -153,18 +153,16 @@ class Publisher:
         # with a seat's own private message (see ``answering_privately``).
         self._answering: dict[int, list[asyncio.Event]] = {}
         self._answering_privately: dict[tuple[int, int], int] = {}
-        # When each of those last ended (``_private_stamp`` counts the ends): a snapshot
-        # read before an answer ended may not hold what the answer recorded yet.
+        # When each of those last ended, and each posting below (``_stamp`` counts the
+        # ends): a snapshot read before one ended may not hold what it stored yet (what an
+        # answer showed, the id of the message a posting sent).
         self._private_answer_ended: dict[tuple[int, int], int] = {}
-        self._private_stamp = 0
+        self._posting_ended: dict[int, int] = {}
+        self._stamp = 0
         # Sessions whose first message an interaction is posting right now, and those whose
         # first message was lost and is the publisher's to post.
         self._posting: set[int] = set()
         self._orphans: set[int] = set()
-        # When each posting last ended (``_posting_stamp`` counts the ends): a snapshot read
-        # before then may lack the message id the posting stored.
-        self._posting_ended: dict[int, int] = {}
-        self._posting_stamp = 0
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
         self._permission_waits: dict[int, asyncio.Event] = {}
@@ -312,10 +310,8 @@ class Publisher:
             )
             with i18n.use(session.language):
                 fields = await handler.render(session, context)
-            try:
+            with views.released(fields):
                 shown = await answer.update(**fields)
-            finally:
-                views.release(fields.get("view"))
             if shown:
                 self._mark_shown(session.id, session.version)
                 log.debug("session %s: the answer shows version %s", session.id, session.version)
@@ -329,10 +325,8 @@ class Publisher:
         answer = answer_for(interaction)
         answer.public = True
         async with self.posting(session.id):
-            try:
+            with views.released(fields):
                 message_id = await answer.send(ephemeral=False, **as_new_message(fields))
-            finally:
-                views.release(fields.get("view"))
             if message_id is None:
                 return
             self._mark_shown(session.id, session.version)
@@ -352,8 +346,7 @@ class Publisher:
             yield
         finally:
             self._posting.discard(session_id)
-            self._posting_stamp += 1
-            self._posting_ended[session_id] = self._posting_stamp
+            self._posting_ended[session_id] = self._next_stamp()
             try:
                 session = await self.bot.sessions.get(session_id)
             except StorageUnavailable:
@@ -377,8 +370,7 @@ class Publisher:
             left = self._answering_privately.pop(key) - 1
             if left:
                 self._answering_privately[key] = left
-            self._private_stamp += 1
-            self._private_answer_ended[key] = self._private_stamp
+            self._private_answer_ended[key] = self._next_stamp()
             self.request(session_id)
 
     async def record_private_shown(
@@ -437,6 +429,10 @@ class Publisher:
         finally:
             self._workers.pop(session_id, None)
 
+    def _next_stamp(self) -> int:
+        self._stamp += 1
+        return self._stamp
+
     def _shows_its_commits(self, session_id: int) -> bool:
         """Whether the message already shows the newest commit this process made, in a game
         with no private messages, so there is nothing to read: a press's answer showed it.
@@ -478,8 +474,7 @@ class Publisher:
 
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
-        stamp = self._private_stamp
-        posting_stamp = self._posting_stamp
+        stamp = self._stamp
         try:
             snapshot = await self.store.snapshot(session_id)
         except StorageUnavailable as error:
@@ -511,7 +506,7 @@ class Publisher:
             # registering): let it, rather than edit the same message twice.
             raise _AnswerUnderWay()
         if session.message_id is None and (
-            not self._may_post(session) or self._posting_ended.get(session.id, 0) > posting_stamp
+            not self._may_post(session) or self._posting_ended.get(session.id, 0) > stamp
         ):
             # The command that created the game is still posting its message (here or in
             # another process), or finished after this snapshot was read, so the message
@@ -525,10 +520,8 @@ class Publisher:
             else:
                 try:
                     fields = await self._render(handler, session, context)
-                    try:
+                    with views.released(fields):
                         await self.bot.edit_public_message(session, **fields)
-                    finally:
-                        views.release(fields.get("view"))
                     self.edits += 1
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
@@ -583,10 +576,8 @@ class Publisher:
         fields = await self._render(handler, session, context)
         fields["allowed_mentions"] = discord.AllowedMentions.none()
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        try:
+        with views.released(fields):
             message = await channel.send(**as_new_message(fields))
-        finally:
-            views.release(fields.get("view"))
         self.reposts += 1
         self._orphans.discard(session.id)
         await self.bot.sessions.set_message(session.id, message.id, session.version)

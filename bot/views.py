@@ -10,6 +10,8 @@ move's p99 (bench/interactions.py). ``release`` breaks the cycle, so they are fr
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import discord
@@ -36,3 +38,12 @@ def release(view: Any) -> None:
         for item in view.walk_children()
     ):
         view.clear_items()
+
+
+@contextmanager
+def released(fields: dict[str, Any]) -> Iterator[None]:
+    """Around sending message ``fields``: ``release`` their view afterwards, sent or not."""
+    try:
+        yield
+    finally:
+        release(fields.get("view"))

@@ -41,9 +41,8 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
 
@@ -216,6 +215,21 @@ class CannotTake(Exception):
 _FRAME = struct.Struct("!I")
 
 
+def _framed(body: bytes) -> bytes:
+    return _FRAME.pack(len(body)) + body
+
+
+def _whole_frames(received: bytearray) -> Iterator[bytes]:
+    """Take each whole frame's body off the front of ``received``; a partial one stays."""
+    while len(received) >= _FRAME.size:
+        (size,) = _FRAME.unpack_from(received)
+        if len(received) < _FRAME.size + size:
+            return
+        body = bytes(received[_FRAME.size : _FRAME.size + size])
+        del received[: _FRAME.size + size]
+        yield body
+
+
 class _Helper:
     """The helper process and this process's end of the socket to it. Calls go out as
     length-prefixed pickles and their answers come back in the same order. The socket is
@@ -225,8 +239,7 @@ class _Helper:
     Warm-ups (``submit``) may be sent before any loop runs; what they leave unsent and
     their answers go through the next caller's loop. Used from one thread: the loop's."""
 
-    def __init__(self, process: BaseProcess, connection: socket.socket) -> None:
-        self.process = process
+    def __init__(self, connection: socket.socket) -> None:
         self.connection = connection
         self.gone = False
         self._waiting: collections.deque[asyncio.Future[Any] | Future[Any]] = collections.deque()
@@ -256,8 +269,7 @@ class _Helper:
         body = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
         # Queued before the bytes go out: its answer can only come after them.
         self._waiting.append(answer)
-        self._outgoing += _FRAME.pack(len(body))
-        self._outgoing += body
+        self._outgoing += _framed(body)
         self._flush()
 
     def _flush(self) -> None:
@@ -310,12 +322,7 @@ class _Helper:
             self.close(HelperGone("the helper process ended"))
             return
         self._received += data
-        while len(self._received) >= _FRAME.size:
-            (size,) = _FRAME.unpack_from(self._received)
-            if len(self._received) < _FRAME.size + size:
-                break
-            body = bytes(self._received[_FRAME.size : _FRAME.size + size])
-            del self._received[: _FRAME.size + size]
+        for body in _whole_frames(self._received):
             self._answer(body)
 
     def _answer(self, body: bytes) -> None:
@@ -366,15 +373,9 @@ def _serve(
         if not data:
             return
         received += data
-        while len(received) >= _FRAME.size:
-            (size,) = _FRAME.unpack_from(received)
-            if len(received) < _FRAME.size + size:
-                break
-            body = bytes(received[_FRAME.size : _FRAME.size + size])
-            del received[: _FRAME.size + size]
-            answer = _pickled_answer(body)
+        for body in _whole_frames(received):
             try:
-                connection.sendall(_FRAME.pack(len(answer)) + answer)
+                connection.sendall(_framed(_pickled_answer(body)))
             except OSError:
                 return
 
@@ -453,7 +454,7 @@ def _start_helper_process() -> _Helper:
     finally:
         theirs.close()  # the helper has its own copy; with ours closed it sees the end
     ours.setblocking(False)
-    return _Helper(process, ours)
+    return _Helper(ours)
 
 
 def _start_helper(bot_pid: int, log_format: LogFormat, log_level: LogLevel) -> None:
