@@ -163,6 +163,10 @@ class Publisher:
         # first message was lost and is the publisher's to post.
         self._posting: set[int] = set()
         self._orphans: set[int] = set()
+        # Postings not yet over (their end still reads the game and asks for a look), for
+        # ``settled``: a test's next step must not race the end of the game's first post.
+        self._postings_open = 0
+        self._posting_over = asyncio.Event()
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
         self._permission_waits: dict[int, asyncio.Event] = {}
@@ -342,6 +346,7 @@ class Publisher:
         """Around posting a new game's first message: the publisher does not post it too.
         If the block ends without the message stored, the publisher posts it."""
         self._posting.add(session_id)
+        self._postings_open += 1
         try:
             yield
         finally:
@@ -351,6 +356,9 @@ class Publisher:
                 session = await self.bot.sessions.get(session_id)
             except StorageUnavailable:
                 session = None  # the sweep looks again later
+            finally:
+                self._postings_open -= 1
+                self._posting_over.set()
             if session is not None and session.message_id is None:
                 self._orphans.add(session_id)
             self.request(session_id)
@@ -823,5 +831,11 @@ class Publisher:
 
     async def settled(self) -> None:
         """Wait until nothing is left to show (tests, and a clean shutdown)."""
-        while pending := list(self.pending()):
-            await asyncio.gather(*pending, return_exceptions=True)
+        while True:
+            if pending := list(self.pending()):
+                await asyncio.gather(*pending, return_exceptions=True)
+            elif self._postings_open:
+                self._posting_over.clear()
+                await self._posting_over.wait()
+            else:
+                return

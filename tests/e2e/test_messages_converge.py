@@ -148,6 +148,41 @@ async def test_a_move_read_while_the_first_message_is_stored_edits_it_and_posts_
     assert publisher.reposts == 0
 
 
+async def test_settled_waits_for_the_end_of_a_first_post_still_storing_its_message(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    alice: Player,
+    bob: Player,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The challenge is on screen, but the command is still storing its message's id (a
+    slow database): ``settled`` must wait for that too, or a test's next step races the
+    look the posting asks for when it ends."""
+    publisher = running_bot.publisher
+    store_message = running_bot.sessions.set_message
+    storing = asyncio.Event()
+    may_store = asyncio.Event()
+
+    async def held_set_message(
+        session_id: int, message_id: int, shown_version: int | None = None
+    ) -> None:
+        storing.set()
+        await may_store.wait()
+        await store_message(session_id, message_id, shown_version)
+
+    monkeypatch.setattr(running_bot.sessions, "set_message", held_set_message)
+    challenge = await alice.slash("knucklebones challenge", opponent=bob)
+    assert challenge.message is not None
+    await asyncio.wait_for(storing.wait(), 5)
+    settled = asyncio.ensure_future(publisher.settled())
+    await asyncio.sleep(0.2)
+    assert not settled.done()
+    may_store.set()
+    await asyncio.wait_for(settled, 5)
+    session = await session_for(running_bot, challenge.message)
+    assert session.message_id == challenge.message.id
+
+
 # -- a crash between the commit and the edit ----------------------------------------------
 
 
