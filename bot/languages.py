@@ -108,13 +108,12 @@ class LanguageBook:
 
     async def _save(self, user_id: int, language: str) -> None:
         try:
-            async with self._db.transaction() as conn:
-                await conn.execute(
-                    "INSERT INTO user_languages (user_id, language, updated_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
-                    " updated_at = excluded.updated_at",
-                    (user_id, language, self._clock.now()),
-                )
+            await self._db.write(
+                "INSERT INTO user_languages (user_id, language, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
+                " updated_at = excluded.updated_at",
+                (user_id, language, self._clock.now()),
+            )
         except StorageUnavailable:
             # Kept in memory; stored at the player's next interaction.
             self._known.pop(user_id, None)

@@ -93,58 +93,54 @@ class PublicationStore:
         Only sessions last changed before ``settled_before`` (the process that moved a
         game shows it itself, within moments). Another process's claim counts until its
         lease ends; this process's own are claimed again."""
-        async with self.db.transaction() as conn:
-            skip_locked = " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgresql" else ""
-            rows = await conn.fetch_all(
-                "UPDATE sessions SET repair_owner = ?, repair_until = ?"
-                " WHERE id IN (SELECT id FROM sessions WHERE shown_version < version"
-                " AND updated_at <= ?"
-                " AND (repair_until IS NULL OR repair_until <= ? OR repair_owner = ?)"
-                f" ORDER BY id LIMIT ?{skip_locked})"
-                " RETURNING id, version",
-                (owner, now + lease_seconds, settled_before, now, owner, limit),
-            )
+        skip_locked = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
+        rows = await self.db.write_returning(
+            "UPDATE sessions SET repair_owner = ?, repair_until = ?"
+            " WHERE id IN (SELECT id FROM sessions WHERE shown_version < version"
+            " AND updated_at <= ?"
+            " AND (repair_until IS NULL OR repair_until <= ? OR repair_owner = ?)"
+            f" ORDER BY id LIMIT ?{skip_locked})"
+            " RETURNING id, version",
+            (owner, now + lease_seconds, settled_before, now, owner, limit),
+        )
         return sorted((row["id"], row["version"]) for row in rows)
 
     async def record_shown(self, shown: Mapping[int, int]) -> None:
         """Record the versions now on screen, in one transaction (never lowering one)."""
         if not shown:
             return
-        async with self.db.transaction() as conn:
-            await conn.execute_many(
-                "UPDATE sessions SET shown_version = ? WHERE id = ? AND shown_version < ?",
-                # In id order: two processes recording at once lock rows in one order.
-                [(version, session_id, version) for session_id, version in sorted(shown.items())],
-            )
+        await self.db.write_many(
+            "UPDATE sessions SET shown_version = ? WHERE id = ? AND shown_version < ?",
+            # In id order: two processes recording at once lock rows in one order.
+            [(version, session_id, version) for session_id, version in sorted(shown.items())],
+        )
 
     async def record_private_shown(
         self, session_id: int, seat: int, *, key: str, message_id: int, shown: str
     ) -> None:
         """The seat's private message ``message_id``, sent for ``key``, now shows ``shown``
         (one statement: a row that is for another key or message is left alone)."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE private_messages SET shown = ?"
-                " WHERE session_id = ? AND seat = ? AND key = ? AND message_id = ?",
-                (shown, session_id, seat, key, message_id),
-            )
+        await self.db.write(
+            "UPDATE private_messages SET shown = ?"
+            " WHERE session_id = ? AND seat = ? AND key = ? AND message_id = ?",
+            (shown, session_id, seat, key, message_id),
+        )
 
     async def save_private(self, session_id: int, message: PrivateMessage) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO private_messages"
-                " (session_id, seat, key, channel_id, message_id, closed, shown)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (session_id, seat) DO UPDATE SET key = excluded.key,"
-                " channel_id = excluded.channel_id, message_id = excluded.message_id,"
-                " closed = excluded.closed, shown = excluded.shown",
-                (
-                    session_id,
-                    message.seat,
-                    message.key,
-                    message.channel_id,
-                    message.message_id,
-                    int(message.closed),
-                    message.shown,
-                ),
-            )
+        await self.db.write(
+            "INSERT INTO private_messages"
+            " (session_id, seat, key, channel_id, message_id, closed, shown)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (session_id, seat) DO UPDATE SET key = excluded.key,"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+            " closed = excluded.closed, shown = excluded.shown",
+            (
+                session_id,
+                message.seat,
+                message.key,
+                message.channel_id,
+                message.message_id,
+                int(message.closed),
+                message.shown,
+            ),
+        )

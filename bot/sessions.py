@@ -306,18 +306,17 @@ class SessionService:
         self, session_id: int, message_id: int, shown_version: int | None = None
     ) -> None:
         """Remember the session's public message and, when given, the version it shows."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE sessions SET message_id = ?,"
-                " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
-                " WHERE id = ?",
-                (
-                    message_id,
-                    shown_version if shown_version is not None else -1,
-                    shown_version if shown_version is not None else -1,
-                    session_id,
-                ),
-            )
+        await self.db.write(
+            "UPDATE sessions SET message_id = ?,"
+            " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
+            " WHERE id = ?",
+            (
+                message_id,
+                shown_version if shown_version is not None else -1,
+                shown_version if shown_version is not None else -1,
+                session_id,
+            ),
+        )
 
     async def act(
         self,
@@ -458,16 +457,15 @@ class SessionService:
         action), earliest first. Deadlines this process claimed before (a firing that
         failed) are claimed again at once; another process's, when its lease is over."""
         now = self.clock.now()
-        async with self.db.transaction() as conn:
-            skip_locked = " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgresql" else ""
-            rows = await conn.fetch_all(
-                "UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
-                " WHERE id IN (SELECT id FROM deadlines WHERE due_at <= ?"
-                " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
-                f" ORDER BY due_at, id LIMIT ?{skip_locked})"
-                " RETURNING id, session_id, due_at, action",
-                (self.instance, now + lease_seconds, now, now, self.instance, limit),
-            )
+        skip_locked = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
+        rows = await self.db.write_returning(
+            "UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
+            " WHERE id IN (SELECT id FROM deadlines WHERE due_at <= ?"
+            " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
+            f" ORDER BY due_at, id LIMIT ?{skip_locked})"
+            " RETURNING id, session_id, due_at, action",
+            (self.instance, now + lease_seconds, now, now, self.instance, limit),
+        )
         claimed = [
             (row["id"], row["session_id"], row["due_at"], json.loads(row["action"])) for row in rows
         ]
@@ -488,8 +486,7 @@ class SessionService:
         return row["id"], row["session_id"], row["claimable_at"], json.loads(row["action"])
 
     async def drop_deadline(self, deadline_id: int) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute("DELETE FROM deadlines WHERE id = ?", (deadline_id,))
+        await self.db.write("DELETE FROM deadlines WHERE id = ?", (deadline_id,))
 
 
 def message_link(session: Session) -> str | None:

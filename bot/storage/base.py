@@ -19,6 +19,7 @@ What every adapter guarantees (the README's "Storage guarantees"):
 
 from __future__ import annotations
 
+import functools
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -131,6 +132,19 @@ class Database(ABC):
         async with self.read() as conn:
             return await conn.fetch_all(sql, params)
 
+    async def write(self, sql: str, params: Params = ()) -> int:
+        """One statement as its own write transaction (``run_transaction``: one trip where
+        the adapter can); returns how many rows it changed."""
+        return await self.run_transaction(functools.partial(_execute, sql=sql, params=params))
+
+    async def write_many(self, sql: str, rows: Iterable[Params]) -> None:
+        """One statement once per parameter row, all in one write transaction."""
+        await self.run_transaction(functools.partial(_execute_many, sql=sql, rows=list(rows)))
+
+    async def write_returning(self, sql: str, params: Params = ()) -> list[Any]:
+        """One statement that returns rows (``... RETURNING``) as its own transaction."""
+        return await self.run_transaction(functools.partial(_fetch_all, sql=sql, params=params))
+
     async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
@@ -172,3 +186,19 @@ class Database(ABC):
                 )
                 applied.append(version)
             return applied
+
+
+# The bodies of ``Database.write`` and its kin (module functions: the SQLite adapter runs
+# them in its database thread).
+
+
+async def _execute(conn: Connection, *, sql: str, params: Params) -> int:
+    return await conn.execute(sql, params)
+
+
+async def _execute_many(conn: Connection, *, sql: str, rows: list[Params]) -> None:
+    await conn.execute_many(sql, rows)
+
+
+async def _fetch_all(conn: Connection, *, sql: str, params: Params) -> list[Any]:
+    return await conn.fetch_all(sql, params)

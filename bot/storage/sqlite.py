@@ -339,19 +339,32 @@ class SQLiteDatabase(Database):
         current = asyncio.current_task()
         if current is not None and current in (self._owner, self._read_owner):
             raise RuntimeError("a transaction cannot start inside another one or a read")
-        async with self._write_lock:
-            conn = self.conn
-            self._check_file()
-            return await _one_trip(conn, functools.partial(_transaction_in_thread, body=body))
+        # A one-trip transaction does not hold the write lock while it runs: the database
+        # thread runs its queue in order, so many may wait there and run back to back. (Held
+        # until the event loop took each result, the lock had capped the moves per second.)
+        # It only must not be queued while a multi-trip transaction (``transaction()``, or
+        # a read sharing ":memory:") is open on the connection: it would run inside it.
+        while self._write_lock.locked():
+            async with self._write_lock:
+                pass
+        conn = self.conn
+        self._check_file()
+        # No await before the work is queued (``_one_trip`` queues it before it first
+        # suspends), so no multi-trip transaction can open in between.
+        return await _one_trip(conn, functools.partial(_transaction_in_thread, body=body))
 
     async def run_read(self, body: Callable[[Connection], Awaitable[T]]) -> T:
         """The whole read block in one trip to the read connection's thread."""
         current = asyncio.current_task()
         if self._in_memory or (current is not None and current in (self._owner, self._read_owner)):
             return await super().run_read(body)
-        async with self._read_lock:
-            reader = self._open_reader()
-            return await _one_trip(reader, functools.partial(_read_in_thread, body=body))
+        # As ``run_transaction``: one-trip reads queue in the read connection's thread
+        # without the lock, and only wait while a multi-trip ``read()`` is open.
+        while self._read_lock.locked():
+            async with self._read_lock:
+                pass
+        reader = self._open_reader()
+        return await _one_trip(reader, functools.partial(_read_in_thread, body=body))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
         # One trip (BEGIN, the query, ROLLBACK in the reader's thread), not three.

@@ -6,7 +6,10 @@ path turned off, leave every table the same, row for row."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -178,3 +181,98 @@ async def test_a_body_that_waits_for_anything_but_the_database_is_refused(
         assert await database.fetch_all("SELECT * FROM guild_settings") == []
     finally:
         await database.close()
+
+
+# -- one-trip work side by side --------------------------------------------------------------
+
+
+@pytest.fixture
+async def sqlite_db(db_path: Path) -> AsyncIterator[SQLiteDatabase]:
+    database = SQLiteDatabase(db_path)
+    await database.open()
+    await database.migrate()
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+def _rows_seen_by_another_connection(path: Path) -> int:
+    with contextlib.closing(sqlite3.connect(path)) as other:
+        return int(other.execute("SELECT count(*) FROM guild_settings").fetchone()[0])
+
+
+def _rows_seen_within(path: Path, wanted: int, *, seconds: float) -> int:
+    """Poll another connection, blocking the calling thread, until it sees ``wanted``
+    rows or ``seconds`` pass; returns what it saw last."""
+    deadline = time.monotonic() + seconds
+    seen = _rows_seen_by_another_connection(path)
+    while seen < wanted and time.monotonic() < deadline:
+        time.sleep(0.01)
+        seen = _rows_seen_by_another_connection(path)
+    return seen
+
+
+async def _insert_guild(conn: Connection, *, guild_id: int) -> None:
+    await conn.execute(
+        "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, '{}', 0)",
+        (guild_id,),
+    )
+
+
+async def test_one_trip_transactions_run_back_to_back_without_waiting_for_the_event_loop(
+    sqlite_db: SQLiteDatabase, db_path: Path
+) -> None:
+    """Twenty moves queued at once all commit while the event loop is busy elsewhere: the
+    database thread does not wait for the loop to take each result before the next (that
+    wait had capped the moves a second under load)."""
+    writes = [
+        asyncio.ensure_future(
+            sqlite_db.run_transaction(functools.partial(_insert_guild, guild_id=guild_id))
+        )
+        for guild_id in range(1, 21)
+    ]
+    await asyncio.sleep(0)  # each is queued in the database thread
+    # Called, not awaited: the event loop is busy and takes no result meanwhile.
+    assert _rows_seen_within(db_path, 20, seconds=5) == 20
+    await asyncio.gather(*writes)
+
+
+async def test_a_one_trip_transaction_waits_for_an_open_multi_trip_one_and_never_runs_inside_it(
+    sqlite_db: SQLiteDatabase, db_path: Path
+) -> None:
+    write = None
+    with pytest.raises(UserError):
+        async with sqlite_db.transaction() as conn:
+            await _insert_guild(conn, guild_id=1)
+            write = asyncio.ensure_future(
+                sqlite_db.run_transaction(functools.partial(_insert_guild, guild_id=2))
+            )
+            await asyncio.sleep(0.1)
+            assert not write.done()
+            # Still this transaction's own: the one-trip write neither ended it nor ran.
+            await _insert_guild(conn, guild_id=3)
+            assert _rows_seen_by_another_connection(db_path) == 0
+            raise UserError("changed my mind")  # rolls back 1 and 3
+    assert write is not None
+    await asyncio.wait_for(write, 5)
+    rows = await sqlite_db.fetch_all("SELECT guild_id FROM guild_settings ORDER BY guild_id")
+    assert [row["guild_id"] for row in rows] == [2]
+
+
+async def test_a_one_trip_read_waits_for_an_open_read_block_and_keeps_its_snapshot(
+    sqlite_db: SQLiteDatabase, db_path: Path
+) -> None:
+    count = "SELECT count(*) AS n FROM guild_settings"
+    async with sqlite_db.read() as conn:
+        before = (await conn.fetch_all(count))[0]["n"]
+        # Another task's move commits meanwhile (this task may not write inside its read).
+        await asyncio.ensure_future(
+            sqlite_db.run_transaction(functools.partial(_insert_guild, guild_id=1))
+        )
+        read = asyncio.ensure_future(sqlite_db.fetch_all(count))
+        await asyncio.sleep(0.1)
+        assert not read.done()
+        # The block's snapshot is still the one it began with.
+        assert (await conn.fetch_all(count))[0]["n"] == before == 0
+    assert (await asyncio.wait_for(read, 5))[0]["n"] == 1
