@@ -714,6 +714,18 @@ async def wait_quiet(fake: FakeDiscord, *, quiet: float, limit: float) -> None:
             return
 
 
+def rest_line(requests: Sequence[Any], count: int) -> str:
+    """REST requests per measured interaction, by method and route, most frequent first."""
+    routes: dict[str, int] = {}
+    for request in requests:
+        key = f"{request.method} {request.route}"
+        routes[key] = routes.get(key, 0) + 1
+    parts = [
+        f"{n / count:.2f} {route}" for route, n in sorted(routes.items(), key=lambda kv: -kv[1])
+    ]
+    return f"    REST requests per interaction: {len(requests) / count:.2f} ({', '.join(parts)})"
+
+
 def ratio_line(reference: Result, result: Result) -> str:
     return (
         f"{result.name:<30} C={result.concurrency:<3} vs /ping: throughput "
@@ -821,9 +833,14 @@ async def main(args: argparse.Namespace) -> int:
                     await wait_quiet(fake, quiet=0.3, limit=10.0)
                     reference = await run(ping, args.count, flight, bot_pids=[pid])
                     print(reference.line("(a)"))
+                    sent_before = len(fake.requests)
                     result = await run(scenario, count, flight, bot_pids=[pid])
                     print(result.line(label))
                     pairs.append((reference, result))
+                    # What the moves asked of Discord, the work that follows their answers
+                    # (edits, DMs) included.
+                    await wait_quiet(fake, quiet=0.3, limit=10.0)
+                    print(rest_line(fake.requests[sent_before:], count))
 
                 move: Scenario | None = None
                 try:

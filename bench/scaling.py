@@ -197,6 +197,10 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
             try:
                 move = KnucklebonesMoveScenario()
                 await move.prepare(fake, guilds[0], players)
+                # As bench/interactions.py: the bot first finishes what the set-up left it
+                # to publish (the games' first edits), which would otherwise land in the
+                # first moves measured.
+                await wait_quiet(fake, quiet=0.3, limit=10.0)
                 move_result = await run(move, args.move_count, args.concurrency, bot_pids=pids)
             except ScenarioUnavailable as reason:
                 print(f"  {configuration.label}: moves unavailable: {reason}")
