@@ -19,9 +19,9 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from bot.move_writes import MoveWrite
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_POOL_SIZE = 10
 CONNECT_TIMEOUT_SECONDS = 5.0
@@ -326,25 +327,56 @@ class PostgresDatabase(Database):
         if own is not None:
             return await own.fetch_all(sql, params)
         # One statement is one snapshot: no BEGIN/COMMIT around it (one round trip).
-        pool = self._pool_for(self._reads)
-        raw = await self._acquire(pool)
-        query = asyncio.ensure_future(PostgresConnection(raw).fetch_all(sql, params))
+        return await self._one_statement(self._reads, lambda conn: conn.fetch_all(sql, params))
+
+    # A statement on its own is its own transaction on PostgreSQL: a one-statement write
+    # needs no BEGIN and COMMIT, each a round trip during which the rows it changed stay
+    # locked while the event loop is busy elsewhere (moves on those sessions wait).
+
+    async def write(self, sql: str, params: Params = ()) -> int:
+        self._not_inside_a_block()
+        return await self._one_statement(self._writes, lambda conn: conn.execute(sql, params))
+
+    async def write_many(self, sql: str, rows: Iterable[Params]) -> None:
+        # asyncpg runs the rows as one atomic batch (an implicit transaction).
+        self._not_inside_a_block()
+        batch = list(rows)
+        await self._one_statement(self._writes, lambda conn: conn.execute_many(sql, batch))
+
+    async def write_returning(self, sql: str, params: Params = ()) -> list[Any]:
+        self._not_inside_a_block()
+        return await self._one_statement(self._writes, lambda conn: conn.fetch_all(sql, params))
+
+    def _not_inside_a_block(self) -> None:
+        task = asyncio.current_task()
+        if task in self._transactions or task in self._readers:
+            raise RuntimeError("a transaction cannot start inside another one or a read")
+
+    async def _one_statement(
+        self,
+        pool: asyncpg.Pool | None,
+        work: Callable[[PostgresConnection], Awaitable[T]],
+    ) -> T:
+        """``work`` (one statement) on a connection of ``pool``, outside any transaction."""
+        chosen = self._pool_for(pool)
+        raw = await self._acquire(chosen)
+        statement = asyncio.ensure_future(work(PostgresConnection(raw)))
         try:
-            return await asyncio.shield(query)
+            return await asyncio.shield(statement)
         except asyncio.CancelledError:
             # Let the one statement finish (milliseconds) rather than cancel it in flight:
             # asyncpg would cancel it on the server through a second connection, which a
             # pool closing at shutdown cuts off, and log that as an unretrieved error.
-            await asyncio.wait({query})
-            if not query.cancelled():
-                query.exception()  # retrieved: the caller was cancelled, that is what counts
+            await asyncio.wait({statement})
+            if not statement.cancelled():
+                statement.exception()  # retrieved: the caller was cancelled, that is what counts
             raise
         except Exception as error:
             if is_unavailable(error):
                 raise StorageUnavailable(str(error)) from error
             raise
         finally:
-            await _release(pool, raw)
+            await _release(chosen, raw)
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
         rows = await self.fetch_all(sql, params)

@@ -151,3 +151,51 @@ async def test_a_task_cancelled_inside_begin_leaves_no_open_transaction_behind(
                 assert await conn.fetch_value("SELECT COUNT(*) FROM sessions") == 0
         finally:
             await db.close()
+
+
+async def test_a_one_statement_write_on_a_row_held_past_the_lock_timeout_is_refused() -> None:
+    """The publisher's one-statement writes (``Database.write``) run without BEGIN and
+    COMMIT on PostgreSQL: still refused with try-again on a held row, still whole, and
+    they hold nothing afterwards."""
+    async with isolated_schema() as url:
+        db = await opened(url, busy_timeout_ms=200)
+        holder = await asyncpg.connect(url)
+        try:
+            await db.migrate()
+            await db.write(
+                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)",
+                (1, "{}", 0.0),
+            )
+            holding = holder.transaction()
+            await holding.start()
+            await holder.execute("SELECT * FROM guild_settings WHERE guild_id = 1 FOR UPDATE")
+            with pytest.raises(StorageUnavailable, match="lock"):
+                await db.write("UPDATE guild_settings SET updated_at = 5 WHERE guild_id = 1")
+            await holding.rollback()
+            # Rows of a batch all land, or none: the second row breaks the primary key.
+            with pytest.raises(asyncpg.UniqueViolationError):
+                await db.write_many(
+                    "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)",
+                    [(2, "{}", 0.0), (1, "{}", 0.0)],
+                )
+
+            def no_transaction(*args: Any, **kwargs: Any) -> Any:
+                raise AssertionError("a one-statement write opened a transaction")
+
+            with pytest.MonkeyPatch.context() as patched:
+                # One round trip: no BEGIN before the statement, no COMMIT after it.
+                patched.setattr(asyncpg.Connection, "transaction", no_transaction)
+                rows = await db.write_returning(
+                    "UPDATE guild_settings SET updated_at = 7 WHERE guild_id = 1 RETURNING guild_id"
+                )
+            assert [row["guild_id"] for row in rows] == [1]
+            # Nothing left locked or open: another connection updates the row at once.
+            await holder.execute("SET lock_timeout = '200ms'")
+            await holder.execute("UPDATE guild_settings SET updated_at = 8 WHERE guild_id = 1")
+            assert await holder.fetchval("SELECT count(*) FROM guild_settings") == 1
+            async with db.transaction():
+                with pytest.raises(RuntimeError, match="inside another one"):
+                    await db.write("DELETE FROM guild_settings")
+        finally:
+            await holder.close()
+            await db.close()
