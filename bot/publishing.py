@@ -651,11 +651,17 @@ class Publisher:
                     wanted = handler.private_controls(session, seat.seat)
             row = snapshot.private.get(seat.seat)
             if wanted is not None and (row is None or row.key != wanted.key):
-                if row is not None:
-                    await self._settle_private(handler, session, row)
+                # The seat's row is replaced by the new message's just below: what the old
+                # one became is saved only if the new one cannot go out now.
+                settled = None if row is None else await self._settle_private(handler, session, row)
                 with i18n.use(language):
                     fields = wanted.render()
-                message = await self._send_private(seat.user_id, fields)
+                try:
+                    message = await self._send_private(seat.user_id, fields)
+                except Exception:
+                    if settled is not None:
+                        await self.store.save_private(session.id, settled)
+                    raise
                 await self.store.save_private(
                     session.id,
                     PrivateMessage(
@@ -669,7 +675,9 @@ class Publisher:
                 )
                 sent_new = True
             elif wanted is None and row is not None:
-                await self._settle_private(handler, session, row)
+                settled = await self._settle_private(handler, session, row)
+                if settled is not None:
+                    await self.store.save_private(session.id, settled)
         return sent_new
 
     def _answer_shows_private(self, session_id: int, seat: int, stamp: int) -> bool:
@@ -686,15 +694,16 @@ class Publisher:
 
     async def _settle_private(
         self, handler: GameHandler, session: Session, row: PrivateMessage
-    ) -> None:
-        """Make a private message whose controls are no longer needed show what they became."""
+    ) -> PrivateMessage | None:
+        """Make a private message whose controls are no longer needed show what they became.
+        Returns the row to save for it (the caller saves it), or None if nothing changed."""
         if row.message_id is None or row.channel_id is None:
-            return
+            return None
         with i18n.use(self.bot.languages.of(session.user_of(row.seat).user_id)):
             fields = handler.private_after(session, row.seat, row.key)
         shown = signature(fields)
         if shown == row.shown:
-            return
+            return None
         channel = self.bot.get_partial_messageable(row.channel_id, type=discord.ChannelType.private)
         try:
             await channel.get_partial_message(row.message_id).edit(**fields)
@@ -708,16 +717,13 @@ class Publisher:
             raise
         except NETWORK_ERRORS as error:
             raise _Later(type(error).__name__) from error
-        await self.store.save_private(
-            session.id,
-            PrivateMessage(
-                seat=row.seat,
-                key=row.key,
-                channel_id=row.channel_id,
-                message_id=row.message_id,
-                closed=row.closed,
-                shown=shown,
-            ),
+        return PrivateMessage(
+            seat=row.seat,
+            key=row.key,
+            channel_id=row.channel_id,
+            message_id=row.message_id,
+            closed=row.closed,
+            shown=shown,
         )
 
     async def _send_private(self, user_id: int, fields: dict[str, Any]) -> discord.Message | None:

@@ -9,8 +9,10 @@ from typing import Any
 from duel_support import Duel, confirm_id, diceman_lock, diceman_pick
 from fakediscord import FakeDiscord, FakeMessage, Player, routes
 from fakediscord.interactions import wait_for_answer
+from weighted_support import eventually
 
 from bot.app import DiceBot
+from bot.clock import ManualClock
 
 ALICE_PICK = ["priority", "sword"]
 BOB_PICK = ["magic", "shield"]
@@ -251,3 +253,44 @@ async def test_the_reveal_does_not_wait_for_the_last_lock_ins_answer(
         r.method == "PATCH" and r.path.endswith(f"/messages/{bob_dm.id}")
         for r in fake_discord.requests
     )
+
+
+async def test_a_round_s_new_dm_that_fails_goes_out_later_and_the_old_one_is_retired_once(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    clock: ManualClock,
+    alice: Player,
+    bob: Player,
+) -> None:
+    """At the reveal Alice's round-1 controls turn into the reveal and round 2's come in a
+    new DM. Discord fails that new DM once (503): it goes out on the retry, and the
+    round-1 message, already turned into the reveal, is not edited a second time."""
+    duel = await start_duel(fake_discord, alice, bob)
+    alice_dm = await duel.dm_controls(alice, 1)
+    bob_dm = await duel.dm_controls(bob, 1)
+    await diceman_lock(alice, alice_dm, ALICE_PICK)
+    await running_bot.publisher.settled()
+    failing = fake_discord.fail(
+        routes.CHANNEL_MESSAGES,
+        method="POST",
+        when=lambda record: str(alice_dm.channel.id) in record.path,
+    )
+    await diceman_lock(bob, bob_dm, BOB_PICK)
+    failures = running_bot.publisher.failures
+    await fake_discord.wait_for(lambda: failing.hits == 1, what="the failed DM")
+
+    async def publisher_waiting_to_try_again() -> bool:
+        return running_bot.publisher.failures > failures
+
+    await eventually(publisher_waiting_to_try_again, "the publisher waiting to try again")
+    assert "is over" in alice_dm.text()  # retired before the new DM was tried
+    clock.advance(5)  # the publisher's retry
+    await duel.wait_round(2)
+    await duel.dm_controls(alice, 2)
+    await running_bot.publisher.settled()
+    edits_of_round_one = [
+        record
+        for record in fake_discord.requests
+        if record.method == "PATCH" and record.path.endswith(f"/messages/{alice_dm.id}")
+    ]
+    assert len(edits_of_round_one) == 1
