@@ -654,9 +654,9 @@ class Publisher:
                 # The seat's row is replaced by the new message's just below: what the old
                 # one became is saved only if the new one cannot go out now.
                 settled = None if row is None else await self._settle_private(handler, session, row)
-                with i18n.use(language):
-                    fields = wanted.render()
                 try:
+                    with i18n.use(language):
+                        fields = wanted.render()
                     message = await self._send_private(seat.user_id, fields)
                 except Exception:
                     if settled is not None:
