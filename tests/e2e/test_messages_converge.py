@@ -92,6 +92,26 @@ async def writes_locked(bot: DiceBot, seconds: float) -> AsyncIterator[None]:
 # -- a move racing the first message -------------------------------------------------------
 
 
+def hold_storing_messages(
+    bot: DiceBot, monkeypatch: pytest.MonkeyPatch
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make storing a game's message id wait: the first event is set when a store
+    starts, and it goes on once the test sets the second."""
+    store_message = bot.sessions.set_message
+    storing = asyncio.Event()
+    may_store = asyncio.Event()
+
+    async def held_set_message(
+        session_id: int, message_id: int, shown_version: int | None = None
+    ) -> None:
+        storing.set()
+        await may_store.wait()
+        await store_message(session_id, message_id, shown_version)
+
+    monkeypatch.setattr(bot.sessions, "set_message", held_set_message)
+    return storing, may_store
+
+
 async def test_a_move_read_while_the_first_message_is_stored_edits_it_and_posts_no_second(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,
@@ -106,17 +126,7 @@ async def test_a_move_read_while_the_first_message_is_stored_edits_it_and_posts_
     afresh: the publisher must see that the posting ended after its read, and edit the
     board the player has rather than post a second one."""
     publisher = running_bot.publisher
-    store_message = running_bot.sessions.set_message
-    storing = asyncio.Event()
-    may_store = asyncio.Event()
-
-    async def held_set_message(
-        session_id: int, message_id: int, shown_version: int | None = None
-    ) -> None:
-        storing.set()
-        await may_store.wait()
-        await store_message(session_id, message_id, shown_version)
-
+    storing, may_store = hold_storing_messages(running_bot, monkeypatch)
     posting = publisher.posting
     posted = asyncio.Event()
 
@@ -135,7 +145,6 @@ async def test_a_move_read_while_the_first_message_is_stored_edits_it_and_posts_
             await posted.wait()  # ...and is done, before this read returns
         return snapshot
 
-    monkeypatch.setattr(running_bot.sessions, "set_message", held_set_message)
     monkeypatch.setattr(publisher, "posting", watched_posting)
     monkeypatch.setattr(publisher.store, "snapshot", late_snapshot)
     board = (await alice.slash("knucklebones ai", difficulty="easy", first="them")).message
@@ -159,18 +168,7 @@ async def test_settled_waits_for_the_end_of_a_first_post_still_storing_its_messa
     slow database): ``settled`` must wait for that too, or a test's next step races the
     look the posting asks for when it ends."""
     publisher = running_bot.publisher
-    store_message = running_bot.sessions.set_message
-    storing = asyncio.Event()
-    may_store = asyncio.Event()
-
-    async def held_set_message(
-        session_id: int, message_id: int, shown_version: int | None = None
-    ) -> None:
-        storing.set()
-        await may_store.wait()
-        await store_message(session_id, message_id, shown_version)
-
-    monkeypatch.setattr(running_bot.sessions, "set_message", held_set_message)
+    storing, may_store = hold_storing_messages(running_bot, monkeypatch)
     challenge = await alice.slash("knucklebones challenge", opponent=bob)
     assert challenge.message is not None
     await asyncio.wait_for(storing.wait(), 5)
