@@ -118,7 +118,9 @@ class Database(ABC):
         """``await body(conn)`` as one write transaction: committed when it returns, rolled
         back when it raises. The body does database work only: it awaits nothing but
         ``conn`` (no lock, no sleep, no Discord), so an adapter may run it all in one trip
-        to the database (SQLite: in its database thread, BEGIN to COMMIT)."""
+        to the database (SQLite: in its database thread, BEGIN to COMMIT). It may run more
+        than once, so it has no effect but through ``conn`` (PostgreSQL tries a move
+        without a transaction first, and runs it again in one if it needs to)."""
         async with self.transaction() as conn:
             return await body(conn)
 

@@ -145,6 +145,38 @@ class PostgresConnection(Connection):
         return list(await self.raw.fetch(to_postgres(sql), *params))
 
 
+class _TakeTheTransaction(Exception):
+    """A move tried outside a transaction needs one after all (see ``_Optimistic``)."""
+
+
+class _Optimistic(PostgresConnection):
+    """A connection for a move tried outside a transaction (``run_transaction``): its
+    reads run as they come, unlocked, and its one write is ``MOVE_STATEMENT``, whose
+    version check makes the move whole by itself. Any other write, a move that changes
+    the seats or records a result, or a version that moved since the read, raises
+    ``_TakeTheTransaction``: the move then runs again in the locked transaction."""
+
+    @property
+    def for_update(self) -> str:
+        return ""  # the version check in MOVE_STATEMENT stands in for the row lock
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        raise _TakeTheTransaction()
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        raise _TakeTheTransaction()
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
+        if not sql.lstrip().upper().startswith("SELECT"):
+            raise _TakeTheTransaction()  # INSERT ... RETURNING and the like
+        return await super().fetch_all(sql, params)
+
+    async def save_move(self, params: Params) -> None:
+        rows = await super().fetch_all(MOVE_STATEMENT, params)
+        if rows[0][0] != 1:
+            raise _TakeTheTransaction()  # another process moved first: take turns
+
+
 def describe_url(url: str) -> str:
     """``PostgreSQL user@host:port/database``: what the URL points at, without a password."""
     try:
@@ -327,7 +359,9 @@ class PostgresDatabase(Database):
         if own is not None:
             return await own.fetch_all(sql, params)
         # One statement is one snapshot: no BEGIN/COMMIT around it (one round trip).
-        return await self._one_statement(self._reads, lambda conn: conn.fetch_all(sql, params))
+        return await self._outside_a_transaction(
+            self._reads, lambda conn: conn.fetch_all(sql, params)
+        )
 
     # A statement on its own is its own transaction on PostgreSQL: a one-statement write
     # needs no BEGIN and COMMIT, each a round trip during which the rows it changed stay
@@ -335,29 +369,48 @@ class PostgresDatabase(Database):
 
     async def write(self, sql: str, params: Params = ()) -> int:
         self._not_inside_a_block()
-        return await self._one_statement(self._writes, lambda conn: conn.execute(sql, params))
+        return await self._outside_a_transaction(
+            self._writes, lambda conn: conn.execute(sql, params)
+        )
 
     async def write_many(self, sql: str, rows: Iterable[Params]) -> None:
         # asyncpg runs the rows as one atomic batch (an implicit transaction).
         self._not_inside_a_block()
         batch = list(rows)
-        await self._one_statement(self._writes, lambda conn: conn.execute_many(sql, batch))
+        await self._outside_a_transaction(self._writes, lambda conn: conn.execute_many(sql, batch))
 
     async def write_returning(self, sql: str, params: Params = ()) -> list[Any]:
         self._not_inside_a_block()
-        return await self._one_statement(self._writes, lambda conn: conn.fetch_all(sql, params))
+        return await self._outside_a_transaction(
+            self._writes, lambda conn: conn.fetch_all(sql, params)
+        )
+
+    async def run_transaction(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """A move first without a transaction: its reads, then its one versioned write
+        statement (two round trips, no row locked while the event loop is busy between
+        them, where BEGIN, the locked read, the write and COMMIT took four). A body that
+        needs more (see ``_Optimistic``) runs again in the locked transaction."""
+        self._not_inside_a_block()
+        try:
+            return await self._outside_a_transaction(
+                self._writes, lambda conn: body(_Optimistic(conn.raw))
+            )
+        except _TakeTheTransaction:
+            pass
+        return await super().run_transaction(body)
 
     def _not_inside_a_block(self) -> None:
         task = asyncio.current_task()
         if task in self._transactions or task in self._readers:
             raise RuntimeError("a transaction cannot start inside another one or a read")
 
-    async def _one_statement(
+    async def _outside_a_transaction(
         self,
         pool: asyncpg.Pool | None,
         work: Callable[[PostgresConnection], Awaitable[T]],
     ) -> T:
-        """``work`` (one statement) on a connection of ``pool``, outside any transaction."""
+        """``work`` (one statement, or reads and one statement) on a connection of ``pool``,
+        outside any transaction."""
         chosen = self._pool_for(pool)
         raw = await self._acquire(chosen)
         statement = asyncio.ensure_future(work(PostgresConnection(raw)))
@@ -393,29 +446,32 @@ class PostgresDatabase(Database):
         from bot.results import record_result
 
         previous, step, now = write.previous, write.step, write.now
+        if isinstance(conn, _Optimistic) and (step.seats is not None or step.result is not None):
+            raise _TakeTheTransaction()  # more than one statement: they go in one transaction
         if step.seats is not None:
             return await super().write_move(conn, write)
         ended = step.status not in OPEN_STATUSES
         timers = [] if ended or step.deadlines is None else step.deadlines
-        saved = await conn.fetch_value(
-            MOVE_STATEMENT,
-            (
-                write.state_text,
-                step.status,
-                previous.version + 1,
-                now,
-                previous.id,
-                previous.version,
-                ended,
-                write.actor_id,
-                dumps(write.action),
-                dumps(step.events),
-                ended or step.deadlines is not None,
-                [timer.kind for timer in timers],
-                [float(timer.due_at) for timer in timers],
-                [dumps(timer.action) for timer in timers],
-            ),
+        params = (
+            write.state_text,
+            step.status,
+            previous.version + 1,
+            now,
+            previous.id,
+            previous.version,
+            ended,
+            write.actor_id,
+            dumps(write.action),
+            dumps(step.events),
+            ended or step.deadlines is not None,
+            [timer.kind for timer in timers],
+            [float(timer.due_at) for timer in timers],
+            [dumps(timer.action) for timer in timers],
         )
+        if isinstance(conn, _Optimistic):
+            await conn.save_move(params)
+            return None
+        saved = await conn.fetch_value(MOVE_STATEMENT, params)
         if saved != 1:
             raise SessionChanged()
         if step.result is None:

@@ -202,6 +202,62 @@ async def test_two_processes_moving_one_game_without_a_version_both_apply_in_tur
     assert await events_of(db, session.id) == list(range(2 * ROUNDS + 1))
 
 
+@pytest.mark.postgres_only
+async def test_a_move_overtaken_between_its_read_and_its_write_applies_after_the_other(
+    open_another: OpenAnother, db: Database, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL tries a move without a transaction: its read, then one write with a
+    version check. Another process's move landing in between makes that write miss; the
+    move then runs again in the locked transaction, on the game as it now is."""
+    from bot.storage import postgres
+
+    (first, first_game), (second, _) = await two_processes(open_another, db, clock)
+    session = await new_counter(first, ALICE, BOB)
+    save_move = postgres._Optimistic.save_move
+    overtaken = False
+
+    async def overtaken_once(conn: postgres._Optimistic, params: Any) -> None:
+        nonlocal overtaken
+        if not overtaken:
+            overtaken = True
+            await second.act(session.id, BOB, {"type": "inc", "by": 10})
+        await save_move(conn, params)
+
+    monkeypatch.setattr(postgres._Optimistic, "save_move", overtaken_once)
+    outcome = await first.act(session.id, ALICE, {"type": "inc", "by": 1})
+    assert overtaken and outcome.session.version == 2
+    assert outcome.session.state == {"n": 11} == (await first.require(session.id)).state
+    assert await events_of(db, session.id) == [0, 1, 2]
+    assert first_game.steps_seen == 2  # worked out on version 0, then again on version 1
+
+
+@pytest.mark.postgres_only
+async def test_a_plain_move_takes_no_transaction_and_a_timer_s_move_does(
+    db: Database, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncpg
+
+    service = make_service(db, clock, CounterGame())
+    session = await new_counter(service, ALICE, BOB, deadlines=[timer(0, "due")])
+    opened: list[str] = []
+    transaction = asyncpg.Connection.transaction
+
+    def counted(self: asyncpg.Connection, *args: Any, **kwargs: Any) -> Any:
+        opened.append("transaction")
+        return transaction(self, *args, **kwargs)
+
+    monkeypatch.setattr(asyncpg.Connection, "transaction", counted)
+    await service.act(session.id, ALICE, {"type": "inc", "by": 1})
+    assert opened == []
+    # A timer's move deletes its deadline with it: that takes the transaction.
+    [(deadline_id, _, _, action)] = await service.claim_due_deadlines(
+        lease_seconds=LEASE_SECONDS, limit=1
+    )
+    await service.act(session.id, None, action, deadline_id=deadline_id)
+    assert opened == ["transaction"]
+    assert (await service.require(session.id)).state == {"n": 2}
+
+
 async def test_two_processes_seating_one_player_in_one_channel_seat_them_once(
     open_another: OpenAnother, db: Database, clock: ManualClock
 ) -> None:
