@@ -29,10 +29,10 @@ POSTGRES_SKIPPED = pytest.StashKey[tuple[int, str | None]]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests about SQLite itself (files, pragmas, its locks) are not run on PostgreSQL, nor
-    tests about PostgreSQL itself on SQLite; and without a PostgreSQL server
-    (``TEST_DATABASE_URL``) no test runs on it: the summary says how many were skipped
-    and why. On CI (``CI=true``) they run, and fail if the server is missing."""
+    """Tests about SQLite itself (files, pragmas, its locks) are not run on PostgreSQL; and
+    without a PostgreSQL server (``TEST_DATABASE_URL``) no test runs on it: the summary
+    says how many were skipped and why. On CI (``CI=true``) they run, and fail if the
+    server is missing."""
     unavailable = postgres_unavailable()
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
@@ -43,8 +43,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         on_postgres = "postgresql" in (params.get("backend"), params.get("postgres"))
         if on_postgres and item.get_closest_marker("sqlite_only") is not None:
             dropped.append(item)
-        elif params.get("backend") == "sqlite" and item.get_closest_marker("postgres_only"):
-            dropped.append(item)  # a test about PostgreSQL itself, on a backend fixture
         elif (on_postgres or item.get_closest_marker("postgres_only")) and unavailable:
             skipped.append(item)
         else:

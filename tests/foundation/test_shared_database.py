@@ -202,7 +202,7 @@ async def test_two_processes_moving_one_game_without_a_version_both_apply_in_tur
     assert await events_of(db, session.id) == list(range(2 * ROUNDS + 1))
 
 
-@pytest.mark.postgres_only
+@pytest.mark.parametrize("backend", ["postgresql"])  # about PostgreSQL itself
 async def test_a_move_overtaken_between_its_read_and_its_write_applies_after_the_other(
     open_another: OpenAnother, db: Database, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -231,7 +231,7 @@ async def test_a_move_overtaken_between_its_read_and_its_write_applies_after_the
     assert first_game.steps_seen == 2  # worked out on version 0, then again on version 1
 
 
-@pytest.mark.postgres_only
+@pytest.mark.parametrize("backend", ["postgresql"])  # about PostgreSQL itself
 async def test_a_plain_move_takes_no_transaction_and_a_timer_s_move_does(
     db: Database, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
