@@ -282,8 +282,7 @@ class PostgresDatabase(Database):
     async def transaction(self) -> AsyncIterator[Connection]:
         task = asyncio.current_task()
         assert task is not None
-        if task in self._transactions or task in self._readers:
-            raise RuntimeError("a transaction cannot start inside another one or a read")
+        self._not_inside_a_block()
         pool = self._pool_for(self._writes)
         raw = await self._acquire(pool)
         ended = False
@@ -368,36 +367,31 @@ class PostgresDatabase(Database):
     # locked while the event loop is busy elsewhere (moves on those sessions wait).
 
     async def write(self, sql: str, params: Params = ()) -> int:
-        self._not_inside_a_block()
-        return await self._outside_a_transaction(
-            self._writes, lambda conn: conn.execute(sql, params)
-        )
+        return await self._write_alone(lambda conn: conn.execute(sql, params))
 
     async def write_many(self, sql: str, rows: Iterable[Params]) -> None:
         # asyncpg runs the rows as one atomic batch (an implicit transaction).
-        self._not_inside_a_block()
         batch = list(rows)
-        await self._outside_a_transaction(self._writes, lambda conn: conn.execute_many(sql, batch))
+        await self._write_alone(lambda conn: conn.execute_many(sql, batch))
 
     async def write_returning(self, sql: str, params: Params = ()) -> list[Any]:
-        self._not_inside_a_block()
-        return await self._outside_a_transaction(
-            self._writes, lambda conn: conn.fetch_all(sql, params)
-        )
+        return await self._write_alone(lambda conn: conn.fetch_all(sql, params))
 
     async def run_transaction(self, body: Callable[[Connection], Awaitable[T]]) -> T:
         """A move first without a transaction: its reads, then its one versioned write
         statement (two round trips, no row locked while the event loop is busy between
         them, where BEGIN, the locked read, the write and COMMIT took four). A body that
         needs more (see ``_Optimistic``) runs again in the locked transaction."""
-        self._not_inside_a_block()
         try:
-            return await self._outside_a_transaction(
-                self._writes, lambda conn: body(_Optimistic(conn.raw))
-            )
+            return await self._write_alone(lambda conn: body(_Optimistic(conn.raw)))
         except _TakeTheTransaction:
             pass
         return await super().run_transaction(body)
+
+    async def _write_alone(self, work: Callable[[PostgresConnection], Awaitable[T]]) -> T:
+        """``work`` on a write connection outside any transaction, not from inside one."""
+        self._not_inside_a_block()
+        return await self._outside_a_transaction(self._writes, work)
 
     def _not_inside_a_block(self) -> None:
         task = asyncio.current_task()

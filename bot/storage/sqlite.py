@@ -178,6 +178,14 @@ def _rollback_inline(raw: sqlite3.Connection) -> None:
         log.exception("rolling back a failed transaction failed too")
 
 
+async def _until_free(lock: asyncio.Lock) -> None:
+    """Return once ``lock`` is free, without holding it (one-trip work only waits for a
+    multi-trip block to end; it does not take the lock itself)."""
+    while lock.locked():
+        async with lock:
+            pass
+
+
 async def _one_trip(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
     """``work(raw)`` in the connection's database thread: one trip, however many statements.
     aiosqlite runs every call it queues this way; ``_execute`` and ``_conn`` are its own
@@ -344,9 +352,7 @@ class SQLiteDatabase(Database):
         # until the event loop took each result, the lock had capped the moves per second.)
         # It only must not be queued while a multi-trip transaction (``transaction()``, or
         # a read sharing ":memory:") is open on the connection: it would run inside it.
-        while self._write_lock.locked():
-            async with self._write_lock:
-                pass
+        await _until_free(self._write_lock)
         conn = self.conn
         self._check_file()
         # No await before the work is queued (``_one_trip`` queues it before it first
@@ -360,9 +366,7 @@ class SQLiteDatabase(Database):
             return await super().run_read(body)
         # As ``run_transaction``: one-trip reads queue in the read connection's thread
         # without the lock, and only wait while a multi-trip ``read()`` is open.
-        while self._read_lock.locked():
-            async with self._read_lock:
-                pass
+        await _until_free(self._read_lock)
         reader = self._open_reader()
         return await _one_trip(reader, functools.partial(_read_in_thread, body=body))
 
