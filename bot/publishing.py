@@ -159,13 +159,13 @@ class Publisher:
         self._private_answer_ended: dict[tuple[int, int], int] = {}
         self._posting_ended: dict[int, int] = {}
         self._stamp = 0
-        # Sessions whose first message an interaction is posting right now, and those whose
-        # first message was lost and is the publisher's to post.
+        # Sessions whose first message an interaction is posting right now (until the
+        # posting's end has read the game and asked for a look), and those whose first
+        # message was lost and is the publisher's to post.
         self._posting: set[int] = set()
         self._orphans: set[int] = set()
-        # Postings not yet over (their end still reads the game and asks for a look), for
-        # ``settled``: a test's next step must not race the end of the game's first post.
-        self._postings_open = 0
+        # Set when a posting ends: ``settled`` waits for them too, so a test's next step
+        # does not race the look a game's first post asks for when it ends.
         self._posting_over = asyncio.Event()
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
@@ -346,18 +346,16 @@ class Publisher:
         """Around posting a new game's first message: the publisher does not post it too.
         If the block ends without the message stored, the publisher posts it."""
         self._posting.add(session_id)
-        self._postings_open += 1
         try:
             yield
         finally:
-            self._posting.discard(session_id)
             self._posting_ended[session_id] = self._next_stamp()
             try:
                 session = await self.bot.sessions.get(session_id)
             except StorageUnavailable:
                 session = None  # the sweep looks again later
             finally:
-                self._postings_open -= 1
+                self._posting.discard(session_id)
                 self._posting_over.set()
             if session is not None and session.message_id is None:
                 self._orphans.add(session_id)
@@ -840,7 +838,7 @@ class Publisher:
         while True:
             if pending := list(self.pending()):
                 await asyncio.gather(*pending, return_exceptions=True)
-            elif self._postings_open:
+            elif self._posting:
                 self._posting_over.clear()
                 await self._posting_over.wait()
             else:
