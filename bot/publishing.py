@@ -46,6 +46,7 @@ from bot.games import (
     MESSAGE_REFUSED,
     GameHandler,
     Outcome,
+    Seat,
     Session,
     ShowContext,
 )
@@ -95,11 +96,21 @@ class _AnswerUnderWay(Exception):
 
 @dataclass
 class _Later(Exception):
-    """The show failed; try again later (``guild_id``: when permissions change)."""
+    """The show failed; try again later (``guild_id``: also when permissions change;
+    ``until_requested``: also as soon as the session is asked to be shown again)."""
 
     reason: str
     delay: float | None = None
     guild_id: int | None = None
+    until_requested: bool = False
+
+
+@dataclass
+class _PrivateSync:
+    """What bringing a session's private messages up to date did."""
+
+    sent_new: bool = False  # a new DM went out (or was found closed)
+    failure: _Later | None = None  # the first seat Discord failed: try it again later
 
 
 def signature(fields: dict[str, Any]) -> str:
@@ -170,6 +181,8 @@ class Publisher:
         self._gone_channels: set[int] = set()
         # Workers waiting for a guild's permissions to change.
         self._permission_waits: dict[int, asyncio.Event] = {}
+        # Workers waiting to retry a private message, woken by a request for their session.
+        self._request_waits: dict[int, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._closing = False
@@ -239,6 +252,9 @@ class Publisher:
             self._gather[session_id] = max(gather, self._gather.get(session_id, 0.0))
         if session_id in self._workers:
             self._again.add(session_id)
+            waiting = self._request_waits.pop(session_id, None)
+            if waiting is not None:
+                waiting.set()
             return
         self._workers[session_id] = asyncio.create_task(
             self._run(session_id), name=f"publish-{session_id}"
@@ -463,20 +479,31 @@ class Publisher:
             later.reason,
             delay,
         )
-        if later.guild_id is None:
+        wakers: list[asyncio.Event] = []
+        if later.guild_id is not None:
+            # A missing permission: also retried as soon as the guild's channels or roles
+            # change (a permission granted through the bot's own member shows no such
+            # event, hence the timer too).
+            wakers.append(self._permission_waits.setdefault(later.guild_id, asyncio.Event()))
+        if later.until_requested:
+            # Only a private message failed: a later move's due messages (another player's
+            # controls, say) do not wait for its retry. They bring it forward instead.
+            if session_id in self._again:
+                return
+            wakers.append(self._request_waits.setdefault(session_id, asyncio.Event()))
+        if not wakers:
             await self.clock.sleep(delay)
             return
-        # A missing permission: also retried as soon as the guild's channels or roles change
-        # (a permission granted through the bot's own member shows no such event, hence the
-        # timer too).
-        event = self._permission_waits.setdefault(later.guild_id, asyncio.Event())
         sleeper = asyncio.ensure_future(self.clock.sleep(delay))
-        waiter = asyncio.ensure_future(event.wait())
+        waiters = [asyncio.ensure_future(event.wait()) for event in wakers]
         try:
-            await asyncio.wait({sleeper, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({sleeper, *waiters}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             sleeper.cancel()
-            waiter.cancel()
+            for waiter in waiters:
+                waiter.cancel()
+            if later.until_requested:
+                self._request_waits.pop(session_id, None)
 
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
@@ -495,11 +522,25 @@ class Publisher:
             self._mark_shown(session.id, session.version)
             return False
         try:
-            if await self._sync_private(handler, snapshot, stamp):
+            private = await self._sync_private(handler, snapshot, stamp)
+            if private.sent_new:
                 snapshot = await self.store.snapshot(session_id) or snapshot
-                session = snapshot.session
         except StorageUnavailable as error:
             raise _Later(f"database unavailable: {error}") from error
+        # A private message Discord failed does not hold back the public one: it is shown
+        # now, and the failure brings the retry (which finds the public message shown).
+        changed = await self._show_public(handler, snapshot, force, stamp)
+        if private.failure is not None:
+            private.failure.until_requested = True
+            raise private.failure
+        return changed
+
+    async def _show_public(
+        self, handler: GameHandler, snapshot: Snapshot, force: bool, stamp: int
+    ) -> bool:
+        """Bring the public message up to date; True if it was edited (or posted)."""
+        session = snapshot.session
+        session_id = session.id
         closed = frozenset(seat for seat, row in snapshot.private.items() if row.closed)
         if closed != self._closed_dms.get(session.id, frozenset()):
             # The public message says whose DMs are closed: show the change.
@@ -629,54 +670,68 @@ class Publisher:
 
     # -- private controls -----------------------------------------------------------------
 
-    async def _sync_private(self, handler: GameHandler, snapshot: Snapshot, stamp: int) -> bool:
+    async def _sync_private(
+        self, handler: GameHandler, snapshot: Snapshot, stamp: int
+    ) -> _PrivateSync:
         """Send each seat the private controls it needs now, and turn controls no longer
-        needed into what the handler says they become. True if a new DM went out (the
-        public message may then say whose DMs are closed). A seat whose own answer is
-        under way, or ended after ``stamp`` (when the snapshot was read), is left for the
-        next look."""
+        needed into what the handler says they become. Says whether a new DM went out (the
+        public message may then say whose DMs are closed) and the first failure to try
+        again later: one player's failed DM does not hold back another's. A seat whose own
+        answer is under way, or ended after ``stamp`` (when the snapshot was read), is left
+        for the next look."""
         session = snapshot.session
-        sent_new = False
+        result = _PrivateSync()
         # Each player's private messages speak their own language.
         await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
             if seat.is_ai or self._answer_shows_private(session.id, seat.seat, stamp):
                 continue
-            wanted = None
-            language = self.bot.languages.of(seat.user_id)
-            if session.is_open and not seat.has_left:
+            try:
+                if await self._sync_seat(handler, snapshot, seat):
+                    result.sent_new = True
+            except _Later as error:
+                if result.failure is None:
+                    result.failure = error
+        return result
+
+    async def _sync_seat(self, handler: GameHandler, snapshot: Snapshot, seat: Seat) -> bool:
+        """One seat's part of ``_sync_private``; True if a new DM went out."""
+        session = snapshot.session
+        wanted = None
+        language = self.bot.languages.of(seat.user_id)
+        if session.is_open and not seat.has_left:
+            with i18n.use(language):
+                wanted = handler.private_controls(session, seat.seat)
+        row = snapshot.private.get(seat.seat)
+        if wanted is not None and (row is None or row.key != wanted.key):
+            # The seat's row is replaced by the new message's just below: what the old one
+            # became is saved only if the new one cannot go out now.
+            settled = None if row is None else await self._settle_private(handler, session, row)
+            try:
                 with i18n.use(language):
-                    wanted = handler.private_controls(session, seat.seat)
-            row = snapshot.private.get(seat.seat)
-            if wanted is not None and (row is None or row.key != wanted.key):
-                # The seat's row is replaced by the new message's just below: what the old
-                # one became is saved only if the new one cannot go out now.
-                settled = None if row is None else await self._settle_private(handler, session, row)
-                try:
-                    with i18n.use(language):
-                        fields = wanted.render()
-                    message = await self._send_private(seat.user_id, fields)
-                except Exception:
-                    if settled is not None:
-                        await self.store.save_private(session.id, settled)
-                    raise
-                await self.store.save_private(
-                    session.id,
-                    PrivateMessage(
-                        seat=seat.seat,
-                        key=wanted.key,
-                        channel_id=None if message is None else message.channel.id,
-                        message_id=None if message is None else message.id,
-                        closed=message is None,
-                        shown=signature(fields),
-                    ),
-                )
-                sent_new = True
-            elif wanted is None and row is not None:
-                settled = await self._settle_private(handler, session, row)
+                    fields = wanted.render()
+                message = await self._send_private(seat.user_id, fields)
+            except Exception:
                 if settled is not None:
                     await self.store.save_private(session.id, settled)
-        return sent_new
+                raise
+            await self.store.save_private(
+                session.id,
+                PrivateMessage(
+                    seat=seat.seat,
+                    key=wanted.key,
+                    channel_id=None if message is None else message.channel.id,
+                    message_id=None if message is None else message.id,
+                    closed=message is None,
+                    shown=signature(fields),
+                ),
+            )
+            return True
+        if wanted is None and row is not None:
+            settled = await self._settle_private(handler, session, row)
+            if settled is not None:
+                await self.store.save_private(session.id, settled)
+        return False
 
     def _answer_shows_private(self, session_id: int, seat: int, stamp: int) -> bool:
         key = (session_id, seat)

@@ -294,3 +294,46 @@ async def test_a_round_s_new_dm_that_fails_goes_out_later_and_the_old_one_is_ret
         if record.method == "PATCH" and record.path.endswith(f"/messages/{alice_dm.id}")
     ]
     assert len(edits_of_round_one) == 1
+
+
+async def test_a_dm_discord_fails_at_the_reveal_holds_back_neither_the_reveal_nor_the_other_dm(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    clock: ManualClock,
+    alice: Player,
+    bob: Player,
+) -> None:
+    """Discord fails Alice's round-2 DM (503s) and, separately, the edit that retires her
+    round-1 controls. Neither holds back the reveal in public or Bob's round-2 controls;
+    Alice's come with the publisher's retry once Discord answers again."""
+    for route, method in ((routes.CHANNEL_MESSAGES, "POST"), (routes.MESSAGE, "PATCH")):
+        duel = await start_duel(fake_discord, alice, bob)
+        alice_dm = await duel.dm_controls(alice, 1)
+        bob_dm = await duel.dm_controls(bob, 1)
+        await diceman_lock(alice, alice_dm, ALICE_PICK)
+        await running_bot.publisher.settled()
+        failing = fake_discord.fail(
+            route,
+            method=method,
+            times=None,
+            when=lambda record, dm=alice_dm: str(dm.channel.id) in record.path,
+        )
+        await diceman_lock(bob, bob_dm, BOB_PICK)
+        # The publisher's retry waits on the manual clock: all of this comes without it.
+        await duel.wait_round(2)
+        assert "Round 1 reveal" in duel.board.text()
+        await duel.dm_controls(bob, 2)
+        assert failing.hits >= 1
+        assert not duel.controls_in(alice.last_dm(), 2)
+
+        failing.cancel()
+
+        async def alice_got_round_two() -> bool:
+            clock.advance(0.5)  # towards the publisher's retry, a few seconds away
+            return duel.controls_in(alice.last_dm(), 2)
+
+        await eventually(alice_got_round_two, "Alice's round-2 controls on the retry")
+        assert "is over" in alice_dm.text()
+        await running_bot.publisher.settled()
+        await alice.slash("diceman forfeit")
+        await duel.wait_over()
