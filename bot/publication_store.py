@@ -4,13 +4,13 @@ that recording what was shown never takes a move's transaction."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games import Session
 from bot.migrations import Dialect
+from bot.move_writes import loads
 from bot.sessions import session_columns, session_from
 from bot.storage import Database
 
@@ -67,9 +67,7 @@ class PublicationStore:
         if row is None:
             return None
         private = {}
-        for seat, key, channel_id, message_id, closed, shown in json.loads(
-            row["private_list"] or "[]"
-        ):
+        for seat, key, channel_id, message_id, closed, shown in loads(row["private_list"] or "[]"):
             private[seat] = PrivateMessage(
                 seat=seat,
                 key=key,
@@ -81,7 +79,7 @@ class PublicationStore:
         events = row["last_events"]
         return Snapshot(
             session=session_from(row),
-            events=json.loads(events) if events is not None else [],
+            events=loads(events) if events is not None else [],
             private=private,
         )
 

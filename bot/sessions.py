@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import os
 import random
@@ -46,6 +45,7 @@ from bot.move_writes import (
     MoveWrite,
     claim_channel,
     dumps,
+    loads,
     replace_deadlines,
     stored_seats,
     write_seats,
@@ -467,7 +467,7 @@ class SessionService:
             (self.instance, now + lease_seconds, now, now, self.instance, limit),
         )
         claimed = [
-            (row["id"], row["session_id"], row["due_at"], json.loads(row["action"])) for row in rows
+            (row["id"], row["session_id"], row["due_at"], loads(row["action"])) for row in rows
         ]
         return sorted(claimed, key=lambda item: (item[2], item[0]))
 
@@ -483,7 +483,7 @@ class SessionService:
         )
         if row is None:
             return None
-        return row["id"], row["session_id"], row["claimable_at"], json.loads(row["action"])
+        return row["id"], row["session_id"], row["claimable_at"], loads(row["action"])
 
     async def drop_deadline(self, deadline_id: int) -> None:
         await self.db.write("DELETE FROM deadlines WHERE id = ?", (deadline_id,))
@@ -571,7 +571,7 @@ def _saved(write: MoveWrite) -> Session:
     return replace(
         previous,
         # Through JSON, so the caller sees what a later load would (lists, not tuples).
-        state=json.loads(write.state_text),
+        state=loads(write.state_text),
         status=step.status,
         version=previous.version + 1,
         updated_at=write.now,
@@ -621,7 +621,7 @@ async def _load_for_move(conn: Connection, session_id: int) -> tuple[Session | N
 
 def session_from(row: Any) -> Session:
     """A Session from a row of ``session_columns``."""
-    seats = sorted(json.loads(row["seat_list"] or "[]"))
+    seats = sorted(loads(row["seat_list"] or "[]"))
     return Session(
         id=row["id"],
         game=row["game"],
@@ -629,7 +629,7 @@ def session_from(row: Any) -> Session:
         channel_id=row["channel_id"],
         message_id=row["message_id"],
         status=row["status"],
-        state=json.loads(row["state"]),
+        state=loads(row["state"]),
         version=row["version"],
         seed=row["seed"],
         created_by=row["created_by"],

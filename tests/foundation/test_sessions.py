@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import threading
 from typing import Any
@@ -73,6 +74,30 @@ async def test_a_move_is_applied_once(
     )
     assert [(r["version"], r["actor_id"]) for r in rows] == [(0, ALICE), (1, ALICE)]
     assert json.loads(rows[1]["action"]) == {"type": "inc", "by": 3}
+
+
+async def test_stored_json_keeps_any_script_and_reads_rows_older_versions_wrote(
+    service: SessionService, db: Database
+) -> None:
+    session = await new_counter(service, ALICE, BOB)
+    tag = 'Zoë 🎲 ألعاب 𝔘 "quoted" \\ back'
+    outcome = await service.act(session.id, ALICE, {"type": "inc", "by": 1, "tag": tag})
+    assert outcome.events == [{"type": "inc", "by": 1, "tag": tag}]
+    row = await db.fetch_one(
+        "SELECT action, events FROM events WHERE session_id = ? AND version = 1", (session.id,)
+    )
+    assert row is not None
+    assert json.loads(row["events"]) == outcome.events
+    assert json.loads(row["action"])["tag"] == tag
+    # Rows json.dumps wrote may hold what orjson alone does not read: NaN, Infinity.
+    older = json.dumps({"n": 5, "ratio": float("nan"), "cap": float("inf")})
+    await db.write("UPDATE sessions SET state = ? WHERE id = ?", (older, session.id))
+    stored = await service.require(session.id)
+    assert (stored.state["n"], stored.state["cap"]) == (5, float("inf"))
+    assert math.isnan(stored.state["ratio"])
+    outcome = await service.act(session.id, ALICE, {"type": "inc", "by": 1})
+    assert outcome.session.state == {"n": 6}
+    assert (await service.require(session.id)).state == {"n": 6}
 
 
 async def test_the_step_sees_the_stored_session_time_settings_and_a_replayable_rng(
