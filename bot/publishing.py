@@ -32,7 +32,7 @@ import random
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -109,7 +109,8 @@ class _Later(Exception):
 class _PrivateSync:
     """What bringing a session's private messages up to date did."""
 
-    sent_new: bool = False  # a new DM went out (or was found closed)
+    # The rows of the new DMs that went out (or found DMs closed), by seat.
+    sent: dict[int, PrivateMessage] = field(default_factory=dict)
     failure: _Later | None = None  # the first seat Discord failed: try it again later
 
 
@@ -523,10 +524,12 @@ class Publisher:
             return False
         try:
             private = await self._sync_private(handler, snapshot, stamp)
-            if private.sent_new:
-                snapshot = await self.store.snapshot(session_id) or snapshot
         except StorageUnavailable as error:
             raise _Later(f"database unavailable: {error}") from error
+        if private.sent:
+            # The public message says whose DMs are closed: the new rows say it, with no
+            # second read.
+            snapshot = replace(snapshot, private={**snapshot.private, **private.sent})
         # A private message Discord failed does not hold back the public one: it is shown
         # now, and the failure brings the retry (which finds the public message shown).
         changed = await self._show_public(handler, snapshot, force, stamp)
@@ -674,8 +677,8 @@ class Publisher:
         self, handler: GameHandler, snapshot: Snapshot, stamp: int
     ) -> _PrivateSync:
         """Send each seat the private controls it needs now, and turn controls no longer
-        needed into what the handler says they become. Says whether a new DM went out (the
-        public message may then say whose DMs are closed) and the first failure to try
+        needed into what the handler says they become. Returns the rows of the new DMs that
+        went out (the public message says whose DMs are closed) and the first failure to try
         again later: one player's failed DM does not hold back another's. A seat whose own
         answer is under way, or ended after ``stamp`` (when the snapshot was read), is left
         for the next look."""
@@ -687,15 +690,19 @@ class Publisher:
             if seat.is_ai or self._answer_shows_private(session.id, seat.seat, stamp):
                 continue
             try:
-                if await self._sync_seat(handler, snapshot, seat):
-                    result.sent_new = True
+                sent = await self._sync_seat(handler, snapshot, seat)
             except _Later as error:
                 if result.failure is None:
                     result.failure = error
+                continue
+            if sent is not None:
+                result.sent[seat.seat] = sent
         return result
 
-    async def _sync_seat(self, handler: GameHandler, snapshot: Snapshot, seat: Seat) -> bool:
-        """One seat's part of ``_sync_private``; True if a new DM went out."""
+    async def _sync_seat(
+        self, handler: GameHandler, snapshot: Snapshot, seat: Seat
+    ) -> PrivateMessage | None:
+        """One seat's part of ``_sync_private``: the new DM's row, if one went out."""
         session = snapshot.session
         wanted = None
         language = self.bot.languages.of(seat.user_id)
@@ -715,23 +722,21 @@ class Publisher:
                 if settled is not None:
                     await self.store.save_private(session.id, settled)
                 raise
-            await self.store.save_private(
-                session.id,
-                PrivateMessage(
-                    seat=seat.seat,
-                    key=wanted.key,
-                    channel_id=None if message is None else message.channel.id,
-                    message_id=None if message is None else message.id,
-                    closed=message is None,
-                    shown=signature(fields),
-                ),
+            sent = PrivateMessage(
+                seat=seat.seat,
+                key=wanted.key,
+                channel_id=None if message is None else message.channel.id,
+                message_id=None if message is None else message.id,
+                closed=message is None,
+                shown=signature(fields),
             )
-            return True
+            await self.store.save_private(session.id, sent)
+            return sent
         if wanted is None and row is not None:
             settled = await self._settle_private(handler, session, row)
             if settled is not None:
                 await self.store.save_private(session.id, settled)
-        return False
+        return None
 
     def _answer_shows_private(self, session_id: int, seat: int, stamp: int) -> bool:
         key = (session_id, seat)
