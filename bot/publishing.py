@@ -379,13 +379,14 @@ class Publisher:
             self.request(session_id)
 
     @contextlib.asynccontextmanager
-    async def answering_privately(self, session_id: int, seat: int) -> AsyncIterator[None]:
-        """Around a press that moves a game and answers by editing the seat's own private
+    async def answering_privately(self, session_id: int, user_id: int) -> AsyncIterator[None]:
+        """Around a press that moves a game and answers by editing the player's own private
         message (``record_private_shown`` inside the block): meanwhile the publisher leaves
-        that seat's private messages alone, so it does not edit the message a second time
+        that player's private messages alone, so it does not edit the message a second time
         to what the answer shows; the public message and the other seats go on at once.
-        After the block it looks again (and edits the message if Discord lost the answer)."""
-        key = (session_id, seat)
+        After the block it looks again (and edits the message if Discord lost the answer).
+        Keyed by the player, not their seat: the press need not read the game to enter."""
+        key = (session_id, user_id)
         self._answering_privately[key] = self._answering_privately.get(key, 0) + 1
         try:
             yield
@@ -687,7 +688,7 @@ class Publisher:
         # Each player's private messages speak their own language.
         await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
-            if seat.is_ai or self._answer_shows_private(session.id, seat.seat, stamp):
+            if seat.is_ai or self._answer_shows_private(session.id, seat.user_id, stamp):
                 continue
             try:
                 sent = await self._sync_seat(handler, snapshot, seat)
@@ -738,8 +739,8 @@ class Publisher:
                 await self.store.save_private(session.id, settled)
         return None
 
-    def _answer_shows_private(self, session_id: int, seat: int, stamp: int) -> bool:
-        key = (session_id, seat)
+    def _answer_shows_private(self, session_id: int, user_id: int, stamp: int) -> bool:
+        key = (session_id, user_id)
         if key in self._answering_privately:
             return True
         ended = self._private_answer_ended.get(key)

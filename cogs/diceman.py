@@ -220,7 +220,7 @@ class DicemanGame(SecretDuelGame[DicemanState]):
         view.add_item(DicemanMoveButton(session_id, round_no))
         return view
 
-    def choice_from_draft(self, state: DicemanState, seat: int, draft: str) -> dict[str, Any]:
+    def choice_from_draft(self, draft: str) -> dict[str, Any]:
         picked = draft_dice(draft)
         if picked is None:
             raise UserError(_("Pick two dice in the menu first, then confirm."))

@@ -335,7 +335,7 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
             view.add_item(DuelRollButton(session_id, round_no))
         return view
 
-    def choice_from_draft(self, state: DuelState, seat: int, draft: str) -> dict[str, Any]:
+    def choice_from_draft(self, draft: str) -> dict[str, Any]:
         device, region, function = decode_draft(draft)
         if device is None or region is None or function is None:
             raise UserError(_("Choose your device, region and function in the menus first."))

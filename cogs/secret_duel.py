@@ -352,8 +352,9 @@ class SecretDuelGame(ABC, Generic[StateT]):
     def public_buttons(self, session_id: int, round_no: int, secret: bool) -> discord.ui.View: ...
 
     @abstractmethod
-    def choice_from_draft(self, state: StateT, seat: int, draft: str) -> dict[str, Any]:
-        """The complete choice a draft encodes; UserError when something is missing."""
+    def choice_from_draft(self, draft: str) -> dict[str, Any]:
+        """The complete choice a draft encodes; UserError when something is missing (the
+        move's step then checks it against the game)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1224,14 +1225,18 @@ async def confirm_choice(
     """Confirm: lock the drafted choice in (final); the controls turn into what the
     player's private message shows from now on (their choice, or the reveal)."""
     handler = handler_for(interaction, game)
-    _session, state, _ui, seat = await _playing_state(handler, interaction, session_id, round_no)
-    choice = handler.rules.choice_from_draft(state, seat, draft)
+    choice = handler.rules.choice_from_draft(draft)
+    user_id = interaction.user.id
     # While the answer is under way the publisher leaves this player's private messages
     # alone: it then finds this one showing what it became, and does not edit it again.
-    async with handler.bot.publisher.answering_privately(session_id, seat):
+    # The move's step checks what a read first would (the game, the seat, the round, not
+    # locked in yet), with the same answers, so the press reads the game only once.
+    async with handler.bot.publisher.answering_privately(session_id, user_id):
         outcome = await handler.bot.sessions.act(
-            session_id, interaction.user.id, {"type": "lock", "round": round_no, "choice": choice}
+            session_id, user_id, {"type": "lock", "round": round_no, "choice": choice}
         )
+        seat = outcome.session.seat_of(user_id)
+        assert seat is not None  # the step refuses anyone without a seat
         key = round_key(round_no)
         fields = handler.private_after(outcome.session, seat, key)
         if await answer_for(interaction).update(**fields) and interaction.message is not None:

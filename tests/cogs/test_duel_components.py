@@ -117,7 +117,7 @@ def test_diceman_controls_carry_the_draft() -> None:
     assert pick.item.min_values == 2 and pick.item.max_values == 2
     assert [o.value for o in pick.item.options if o.default] == ["priority", "sword"]
     assert "Selected: ⚡ Priority + ⚔️ Sword" in (embed.description or "")
-    assert rules.choice_from_draft(state, 0, "ps") == {"dice": ["priority", "sword"]}
+    assert rules.choice_from_draft("ps") == {"dice": ["priority", "sword"]}
 
 
 def test_duel_controls_offer_only_functions_with_charges() -> None:

@@ -215,3 +215,38 @@ async def test_a_round_whose_dms_never_went_out_is_resumed_after_a_restart(
     await duel.dm_controls(bob, 1)
     await duel.wait_round(1)
     assert "Waiting for Alice and Bob to lock in" in duel.board.text()
+
+
+async def test_a_confirm_by_someone_else_or_on_a_finished_game_is_refused(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+    carol: Player,
+) -> None:
+    """Confirm moves the game with no read of it first: the move's step gives the same
+    answers a read would have, and changes nothing."""
+    duel = await start_duel(fake_discord, alice, bob)
+    alice_dm = await duel.dm_controls(alice, 1)
+    await diceman_pick(alice, alice_dm, ["priority", "sword"])
+    before = await snapshot(running_bot, duel)
+
+    # Alice's Confirm, copied onto a message Carol can press.
+    copied = await fake_discord.seed_bot_message(
+        guild.default_channel, content="Alice's controls", components=alice_dm.components
+    )
+    confirm = confirm_id(alice_dm)
+    nosy = await carol.click(copied, confirm)
+    assert nosy.ephemeral and "not your game" in nosy.text()
+    assert "priority" not in nosy.text().lower() and "sword" not in nosy.text().lower()
+    assert await snapshot(running_bot, duel) == before
+
+    await alice.slash("diceman forfeit")
+    await duel.wait_over()
+    await running_bot.publisher.settled()
+    before = await snapshot(running_bot, duel)
+    assert alice_dm.components == []  # her controls were retired with the game
+    late = await alice.click(copied, confirm)
+    assert late.ephemeral and "already over" in late.text()
+    assert await snapshot(running_bot, duel) == before
