@@ -471,6 +471,11 @@ class Publisher:
         return _Later("unexpected error", delay=BUG_RETRY_SECONDS)
 
     async def _wait(self, session_id: int, later: _Later, failures: int) -> None:
+        if later.until_requested and session_id in self._again:
+            # Only a private message failed, and a look was asked for meanwhile: it comes
+            # now (see below).
+            log.info("session %s: showing it failed (%s); retrying now", session_id, later.reason)
+            return
         delay = later.delay
         if delay is None:
             ceiling = min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (failures - 1))
@@ -490,8 +495,6 @@ class Publisher:
         if later.until_requested:
             # Only a private message failed: a later move's due messages (another player's
             # controls, say) do not wait for its retry. They bring it forward instead.
-            if session_id in self._again:
-                return
             wakers.append(self._request_waits.setdefault(session_id, asyncio.Event()))
         if not wakers:
             await self.clock.sleep(delay)
