@@ -51,6 +51,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
+from bot.command_rules import MAX_OPTION_INTEGER
 from bot.errors import NotYourGame, UserError
 from bot.games import (
     Deadline,
@@ -747,7 +748,9 @@ class WeightedDice(
     async def end(
         self,
         interaction: discord.Interaction,
-        table: app_commands.Range[int, 1, 9_223_372_036_854_775_807] | None = None,
+        # A table number is a session id a person types: Discord bounds the option at
+        # 2**53 - 1, more than the ids will ever reach.
+        table: app_commands.Range[int, 1, MAX_OPTION_INTEGER] | None = None,
     ) -> None:
         session = await self._table_to_end(interaction, table)
         host = load_state(session.state).host
