@@ -19,6 +19,7 @@ from bot import i18n
 from bot.answers import Watchdogs, answer_for
 from bot.challenges import ChallengeButton
 from bot.clock import Clock
+from bot.command_rules import check_tree
 from bot.config import Settings
 from bot.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
 from bot.games import Session
@@ -182,11 +183,7 @@ class DiceBot(commands.AutoShardedBot):
         applied = await self.db.migrate()
         if applied:
             log.info("applied database migrations %s", applied)
-        i18n.load_all()
-        await self.tree.set_translator(CommandTranslator())
-        self.register_components(ChallengeButton, PlayOnButton)
-        for name in discover_cogs():
-            await self.load_extension(name)
+        await self.load_commands()
         # The cogs asked the picture worker to warm up: let it finish before the first
         # press can arrive (a cold helper process takes a second or two to start).
         await picture_worker.warmed(at_most=PICTURE_WARM_UP_SECONDS)
@@ -198,6 +195,15 @@ class DiceBot(commands.AutoShardedBot):
         if self.settings.syncs_commands():
             # With several processes, the one that runs shard 0 syncs for all of them.
             await self.sync_commands()
+
+    async def load_commands(self) -> None:
+        """The catalogs, the command translator, the components and every cog: the command
+        tree ``sync_commands`` sends, and what answers it."""
+        i18n.load_all()
+        await self.tree.set_translator(CommandTranslator())
+        self.register_components(ChallengeButton, PlayOnButton)
+        for name in discover_cogs():
+            await self.load_extension(name)
 
     async def _concurrency(self) -> int:
         try:
@@ -220,14 +226,18 @@ class DiceBot(commands.AutoShardedBot):
             await super().before_identify_hook(shard_id, initial=initial)
 
     async def sync_commands(self) -> None:
+        """Check the commands against Discord's rules (``CommandRulesBroken`` stops the
+        bot), then sync them: globally, or to DEV_GUILD_ID only."""
         guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
+        guild = discord.Object(id=guild_id) if guild_id is not None else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+        # Discord refuses the whole sync for one broken rule: say which, before sending it.
+        await check_tree(self.tree, guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        if guild is not None:
             log.info("synced %d commands to the dev guild", len(synced))
         else:
-            synced = await self.tree.sync()
             log.info("synced %d commands globally", len(synced))
 
     def register_components(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

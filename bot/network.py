@@ -16,6 +16,7 @@ import aiohttp
 import discord
 import yarl
 
+from bot.command_rules import CommandRulesBroken
 from bot.storage import StorageUnavailable
 
 TOKEN_REJECTED = (
@@ -79,6 +80,9 @@ def classify(error: BaseException, *, dev_guild_id: int | None = None) -> Failur
         return Failure(
             Kind.HOST, f"the database is unusable (check DATABASE_PATH or DATABASE_URL): {error}"
         )
+    if isinstance(error, CommandRulesBroken):
+        # Checked before the sync: its one line names the command, the option and the rule.
+        return Failure(Kind.HOST, str(error))
     if isinstance(error, discord.Forbidden) and dev_guild_id is not None:
         return Failure(
             Kind.HOST,

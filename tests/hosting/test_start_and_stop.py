@@ -142,6 +142,36 @@ async def test_the_rejected_token_line_as_json(fake_discord: FakeDiscord, tmp_pa
     assert all(set(r) == {"time", "level", "logger", "message"} for r in records)
 
 
+@pytest.mark.parametrize("dev_guild", [False, True], ids=["global", "dev guild"])
+async def test_a_command_discord_would_refuse_is_one_line_and_exit_2(
+    fake_discord: FakeDiscord, guild: FakeGuild, tmp_path: Path, dev_guild: bool
+) -> None:
+    # tests/hosting/refused_commands.py: the bot's entry point, with /refused end added,
+    # its table option bounded at 2**63 - 1 as /weighted end's once was.
+    bot = BotProcess.for_fake(
+        fake_discord,
+        guild_id=guild.id if dev_guild else None,
+        database=tmp_path / "bot.db",
+        launcher="hosting.refused_commands",
+    )
+    await bot.start()
+    try:
+        assert await bot.wait(60) == 2, bot.text()
+    finally:
+        await bot.ensure_dead()
+    lines = bot_lines(bot)
+    assert lines[-1].endswith(
+        "ERROR    bot: Discord would refuse the bot's slash commands (nothing was synced): "
+        "/refused end, option table: max_value 9223372036854775807 is outside Discord's "
+        "integer range ±9007199254740991"
+    ), bot.text()
+    text = bot.text()
+    assert "Traceback" not in text and text.count(" ERROR ") == 1 and " CRITICAL " not in text
+    # Checked before the sync: nothing was sent for Discord to refuse.
+    assert fake_discord.commands.sync_count == 0
+    assert not [record for record in fake_discord.requests if "/commands" in record.path]
+
+
 # -- network failures: a line per attempt, backoff, and a prompt stop -----------------------
 
 
