@@ -51,14 +51,21 @@ def not_found(code: int, what: str) -> DiscordError:
     return DiscordError(404, code, f"Unknown {what}")
 
 
-def invalid_form(reason: str) -> DiscordError:
-    """400 Invalid Form Body: what Discord answers to a payload it rejects."""
-    return DiscordError(
-        400,
-        INVALID_FORM_BODY,
-        "Invalid Form Body",
-        {"_errors": [{"code": "BASE_TYPE_INVALID", "message": reason}]},
-    )
+def errors_at(where: tuple[str | int, ...], code: str, message: str) -> dict[str, Any]:
+    """Discord's ``errors`` object for one field: its path as nested keys (list indexes as
+    strings), ``_errors`` at the leaf, e.g. ``{"embeds": {"0": {"title": {"_errors": ...}}}}``."""
+    node: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
+    for part in reversed(where):
+        node = {str(part): node}
+    return node
+
+
+def invalid_form(
+    reason: str, where: tuple[str | int, ...] = (), code: str = "BASE_TYPE_INVALID"
+) -> DiscordError:
+    """400 Invalid Form Body: what Discord answers to a payload it rejects, naming the
+    field (``where``: keys and indexes from the body's root) and Discord's error code."""
+    return DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body", errors_at(where, code, reason))
 
 
 class FakeUsageError(AssertionError):

@@ -13,10 +13,11 @@ from urllib.parse import unquote
 import discord
 from aiohttp import web
 
-from . import pseudo
+from . import api_schema, pseudo
 from .errors import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
+    INVALID_FORM_BODY,
     INVALID_WEBHOOK_TOKEN,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
@@ -33,7 +34,7 @@ from .errors import (
     not_found,
 )
 from .interactions import CallbackType, FakeInteraction, FakeModal, InteractionType
-from .messages import apply_payload, read_body
+from .messages import apply_payload, media_type, read_body
 from .models import (
     EPHEMERAL_FLAG,
     LOADING_FLAG,
@@ -172,6 +173,9 @@ class RestApi:
         record.files = [f.filename for f in files]
         request[PAYLOAD] = payload
         request[FILES] = files
+        refusal = self._check_against_discord(request, record)
+        if refusal is not None:
+            return refusal
         try:
             verdict = await self.fake.faults.intercept(record)
         except Exception as error:
@@ -220,6 +224,39 @@ class RestApi:
         if isinstance(raw, bytes) and raw:
             record.response = json.loads(raw)
         return response
+
+    def _check_against_discord(
+        self, request: web.Request, record: RequestRecord
+    ) -> web.Response | None:
+        """Discord's own checks, before anything else: a route and method it has, and
+        parameters and a body its API description accepts (tests/fakediscord/api_schema.py)
+        plus the rules its documentation states (messages.py, commands.py)."""
+        template, violations = api_schema.check_request(
+            record.method,
+            record.path,
+            record.query,
+            media_type(request),
+            record.body,
+            has_body=record.body is not None or bool(record.files),
+        )
+        if template is None:
+            known = api_schema.match_route(record.path) is not None
+            status, text = (405, "405: Method Not Allowed") if known else (404, "404: Not Found")
+            self.fake.record_problem(
+                "unknown-route", f"{record.method} {record.path}: Discord has no such endpoint"
+            )
+            return self._error(record, DiscordError(status, UNKNOWN_ROUTE, text))
+        if not violations:
+            return None
+        return self._error(
+            record,
+            DiscordError(
+                400,
+                INVALID_FORM_BODY,
+                "Invalid Form Body",
+                api_schema.errors_object(violations),
+            ),
+        )
 
     def _error(self, record: RequestRecord, error: DiscordError) -> web.Response:
         record.status = error.status
