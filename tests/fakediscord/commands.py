@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
 CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 7, 8, 9, 10, 11
 CHAT_INPUT = 1
-NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")
 OPTION_TYPE_NAMES = {
     STRING: "a string",
     INTEGER: "an integer",
@@ -28,6 +27,35 @@ OPTION_TYPE_NAMES = {
     NUMBER: "a number",
     ATTACHMENT: "an attachment",
 }
+
+# Discord's rules for commands that its API description leaves out (Application Commands
+# documentation): the name pattern, lower case, the 4000-character total, choice limits.
+# The description itself (api_schema.py) already bounds lengths, counts and int53 values.
+NAME_LIMIT = 32
+DESCRIPTION_LIMIT = 100
+OPTIONS_LIMIT = 25
+CHOICES_LIMIT = 25
+COMMAND_TEXT_LIMIT = 4000
+# `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`: Python's re has no \p, so the script
+# ranges are spelled out (Unicode's Scripts.txt: Devanagari and its extension, Thai).
+NAME_PUNCTUATION = frozenset("-_'")
+NAME_SCRIPT_RANGES = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x0E01, 0x0E5B))
+
+
+def _name_character(char: str) -> bool:
+    if char in NAME_PUNCTUATION or unicodedata.category(char)[0] in "LN":
+        return True
+    return any(low <= ord(char) <= high for low, high in NAME_SCRIPT_RANGES)
+
+
+def valid_name(name: Any) -> bool:
+    """Discord's name pattern, and lower case (where the letter has a lower case)."""
+    return (
+        isinstance(name, str)
+        and 1 <= len(name) <= NAME_LIMIT
+        and all(_name_character(char) for char in name)
+        and name == name.lower()
+    )
 
 
 # Discord's locales (https://discord.com/developers/docs/reference#locales).
@@ -68,69 +96,152 @@ LOCALES = frozenset(
     }
 )
 
-
-def _check_name(name: Any, where: str) -> None:
-    if not isinstance(name, str) or not NAME_PATTERN.match(name) or name != name.lower():
-        raise invalid_form(f"{where}: invalid name {name!r} (1-32 lowercase word characters)")
+Where = tuple[str | int, ...]
 
 
-def _check_localizations(item: dict[str, Any], where: str, *, names: bool) -> None:
+def _check_name(name: Any, where: Where, what: str) -> None:
+    if not valid_name(name):
+        raise invalid_form(
+            f"{what}: invalid name {name!r} (Discord's pattern, 1-32 characters, lower case)",
+            where,
+            "APPLICATION_COMMAND_INVALID_NAME",
+        )
+
+
+def _check_localizations(item: dict[str, Any], where: Where, what: str, *, names: bool) -> None:
     """Discord's checks on ``name_localizations``/``description_localizations``: known
     locales, names as valid as the default one, texts of 1-100 characters."""
     for key in ("name_localizations", "description_localizations"):
         localized = item.get(key) or {}
         if not isinstance(localized, dict):
-            raise invalid_form(f"{where}: {key} must be an object")
+            raise invalid_form(f"{what}: {key} must be an object", (*where, key))
         for locale, text in localized.items():
+            place = (*where, key, locale)
             if locale not in LOCALES:
-                raise invalid_form(f"{where}: {key} has unknown locale {locale!r}")
+                raise invalid_form(
+                    f"{what}: {key} has unknown locale {locale!r}", place, "BASE_TYPE_CHOICES"
+                )
             if key == "name_localizations" and names:
-                _check_name(text, f"{where} ({locale})")
-            elif not isinstance(text, str) or not 1 <= len(text) <= 100:
-                raise invalid_form(f"{where}: {key}[{locale}] must be 1-100 characters")
+                _check_name(text, place, f"{what} ({locale})")
+            elif not isinstance(text, str) or not 1 <= len(text) <= DESCRIPTION_LIMIT:
+                raise invalid_form(
+                    f"{what}: {key}[{locale}] must be 1-100 characters",
+                    place,
+                    "BASE_TYPE_BAD_LENGTH",
+                )
 
 
-def validate_command(command: dict[str, Any]) -> None:
-    """The checks Discord makes on a command in a sync PUT (400 Invalid Form Body)."""
+def _texts(item: dict[str, Any], locale: str | None) -> list[Any]:
+    """The name, description (and a choice's value) of one item as ``locale`` shows it."""
+    found = []
+    for key in ("name", "description"):
+        localized = (item.get(f"{key}_localizations") or {}).get(locale) if locale else None
+        found.append(localized if localized is not None else item.get(key))
+    if "value" in item:
+        found.append(item["value"])
+    return found
+
+
+def command_text_length(command: dict[str, Any], locale: str | None = None) -> int:
+    """Discord's count toward its 4000-character limit: the name, description and value
+    characters of a command, its options (subcommands and groups too) and their choices,
+    as one locale shows them (a missing localization falls back to the default text)."""
+    total = sum(len(str(text)) for text in _texts(command, locale) if text is not None)
+    for option in command.get("options") or []:
+        total += command_text_length(option, locale)
+    for choice in command.get("choices") or []:
+        total += sum(len(str(text)) for text in _texts(choice, locale) if text is not None)
+    return total
+
+
+def _locales_of(item: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+    for key in ("name_localizations", "description_localizations"):
+        found.update((item.get(key) or {}).keys())
+    for child in [*(item.get("options") or []), *(item.get("choices") or [])]:
+        found |= _locales_of(child)
+    return found
+
+
+def validate_command(command: dict[str, Any], index: int = 0) -> None:
+    """The checks Discord makes on a command in a sync PUT (400 Invalid Form Body naming
+    the field: ``{"3": {"options": {"0": {"name": {"_errors": ...}}}}}``)."""
+    where: Where = (index,)
     kind = command.get("type", CHAT_INPUT)
     name = command.get("name")
     if kind == CHAT_INPUT:
-        _check_name(name, "command")
-        if not 1 <= len(command.get("description") or "") <= 100:
-            raise invalid_form(f"/{name}: description must be 1-100 characters")
-        _check_localizations(command, f"/{name}", names=True)
-    _validate_options(command.get("options") or [], f"/{name}", depth=0)
+        _check_name(name, (*where, "name"), "command")
+        if not 1 <= len(command.get("description") or "") <= DESCRIPTION_LIMIT:
+            raise invalid_form(
+                f"/{name}: description must be 1-100 characters",
+                (*where, "description"),
+                "BASE_TYPE_BAD_LENGTH",
+            )
+        _check_localizations(command, where, f"/{name}", names=True)
+    _validate_options(command.get("options") or [], where, f"/{name}", depth=0)
+    for locale in [None, *sorted(_locales_of(command))]:
+        length = command_text_length(command, locale)
+        if length > COMMAND_TEXT_LIMIT:
+            shown = f" in {locale}" if locale else ""
+            raise invalid_form(
+                f"/{name}: {length} characters of names, descriptions and values{shown} "
+                f"(Discord allows {COMMAND_TEXT_LIMIT})",
+                where,
+                "APPLICATION_COMMAND_TOO_LARGE",
+            )
 
 
-def _validate_options(options: list[dict[str, Any]], where: str, depth: int) -> None:
-    if len(options) > 25:
-        raise invalid_form(f"{where}: more than 25 options")
+def _validate_options(options: list[dict[str, Any]], where: Where, what: str, depth: int) -> None:
+    if len(options) > OPTIONS_LIMIT:
+        raise invalid_form(
+            f"{what}: more than 25 options", (*where, "options"), "BASE_TYPE_MAX_LENGTH"
+        )
     seen: set[str] = set()
     optional_seen = False
-    for option in options:
+    for index, option in enumerate(options):
+        here: Where = (*where, "options", index)
         name = option.get("name")
-        _check_name(name, where)
+        _check_name(name, (*here, "name"), what)
         if name in seen:
-            raise invalid_form(f"{where}: duplicate option {name!r}")
+            raise invalid_form(
+                f"{what}: duplicate option {name!r}",
+                (*here, "name"),
+                "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
+            )
         seen.add(str(name))
-        if not 1 <= len(option.get("description") or "") <= 100:
-            raise invalid_form(f"{where} {name}: description must be 1-100 characters")
-        _check_localizations(option, f"{where} {name}", names=True)
-        for choice in option.get("choices") or []:
-            _check_localizations(choice, f"{where} {name} choice", names=False)
+        if not 1 <= len(option.get("description") or "") <= DESCRIPTION_LIMIT:
+            raise invalid_form(
+                f"{what} {name}: description must be 1-100 characters",
+                (*here, "description"),
+                "BASE_TYPE_BAD_LENGTH",
+            )
+        _check_localizations(option, here, f"{what} {name}", names=True)
+        choices = option.get("choices") or []
+        for number, choice in enumerate(choices):
+            _check_localizations(
+                choice, (*here, "choices", number), f"{what} {name} choice", names=False
+            )
         kind = option.get("type")
         if kind in (SUB_COMMAND, SUB_COMMAND_GROUP):
             if depth >= 2 or (kind == SUB_COMMAND_GROUP and depth >= 1):
-                raise invalid_form(f"{where} {name}: subcommands nested too deep")
-            _validate_options(option.get("options") or [], f"{where} {name}", depth + 1)
+                raise invalid_form(f"{what} {name}: subcommands nested too deep", (*here, "type"))
+            _validate_options(option.get("options") or [], here, f"{what} {name}", depth + 1)
             continue
         if option.get("required"):
             if optional_seen:
-                raise invalid_form(f"{where}: required option {name!r} after an optional one")
+                raise invalid_form(
+                    f"{what}: required option {name!r} after an optional one",
+                    (*here, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                )
         else:
             optional_seen = True
-        if len(option.get("choices") or []) > 25:
-            raise invalid_form(f"{where} {name}: more than 25 choices")
+        if len(choices) > CHOICES_LIMIT:
+            raise invalid_form(
+                f"{what} {name}: more than 25 choices",
+                (*here, "choices"),
+                "BASE_TYPE_MAX_LENGTH",
+            )
 
 
 @dataclass(eq=False)
@@ -168,8 +279,8 @@ class CommandRegistry:
         """Bulk overwrite, like Discord: ids stay the same for a command kept by name."""
         if not isinstance(commands, list):
             raise invalid_form("expected a list of commands")
-        for command in commands:
-            validate_command(command)
+        for index, command in enumerate(commands):
+            validate_command(command, index)
         names = [(c.get("name"), c.get("type", CHAT_INPUT)) for c in commands]
         if len(set(names)) != len(names):
             raise invalid_form("two commands share a name")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -22,6 +23,7 @@ from .models import (
     PREMIUM_BUTTON_STYLE,
     SELECT_TYPES,
     STRING_SELECT,
+    TEXT_INPUT,
     FakeAttachment,
     FakeChannel,
     FakeMessage,
@@ -124,92 +126,226 @@ def _length(value: Any) -> int:
     return len(value) if isinstance(value, str) else 0
 
 
-def validate_embeds(embeds: list[dict[str, Any]]) -> None:
-    if len(embeds) > 10:
-        raise invalid_form("a message has at most 10 embeds")
+Where = tuple[str | int, ...]
+MAX_LENGTH = "BASE_TYPE_MAX_LENGTH"
+BAD_LENGTH = "BASE_TYPE_BAD_LENGTH"
+
+# Discord's rules for message bodies that its API description leaves out or words more
+# loosely (its "Message" and "Component Reference" documentation): a bot's content is at
+# most 2000 characters (the description allows 4000, a Nitro user's limit), embeds hold
+# 6000 characters in all, action rows and selects, unique custom_ids, allowed mentions.
+CONTENT_LIMIT = 2000
+EMBEDS_LIMIT = 10
+EMBEDS_TEXT_LIMIT = 6000
+ACTION_ROWS_LIMIT = 5
+ROW_BUTTONS_LIMIT = 5
+V2_COMPONENTS_LIMIT = 40
+LABEL_LIMIT = 80
+SELECT_OPTIONS_LIMIT = 25
+
+
+def validate_embeds(embeds: list[dict[str, Any]], where: Where = ()) -> None:
+    here: Where = (*where, "embeds")
+    if len(embeds) > EMBEDS_LIMIT:
+        raise invalid_form("a message has at most 10 embeds", here, MAX_LENGTH)
     total = 0
-    for embed in embeds:
+    for number, embed in enumerate(embeds):
+        place: Where = (*here, number)
         limits = {"title": 256, "description": 4096}
         for key, limit in limits.items():
             if _length(embed.get(key)) > limit:
-                raise invalid_form(f"embed {key} longer than {limit} characters")
+                raise invalid_form(
+                    f"embed {key} longer than {limit} characters", (*place, key), MAX_LENGTH
+                )
             total += _length(embed.get(key))
         fields = embed.get("fields") or []
         if len(fields) > 25:
-            raise invalid_form("an embed has at most 25 fields")
-        for embed_field in fields:
+            raise invalid_form("an embed has at most 25 fields", (*place, "fields"), MAX_LENGTH)
+        for index, embed_field in enumerate(fields):
             name, value = embed_field.get("name"), embed_field.get("value")
+            at: Where = (*place, "fields", index)
             if not name or not value:
-                raise invalid_form("embed field name and value must be non-empty")
+                raise invalid_form(
+                    "embed field name and value must be non-empty", at, "BASE_TYPE_REQUIRED"
+                )
             if _length(name) > 256 or _length(value) > 1024:
-                raise invalid_form("embed field name over 256 or value over 1024 characters")
+                raise invalid_form(
+                    "embed field name over 256 or value over 1024 characters", at, MAX_LENGTH
+                )
             total += _length(name) + _length(value)
         footer = (embed.get("footer") or {}).get("text")
         author = (embed.get("author") or {}).get("name")
         if _length(footer) > 2048 or _length(author) > 256:
-            raise invalid_form("embed footer over 2048 or author over 256 characters")
+            raise invalid_form(
+                "embed footer over 2048 or author over 256 characters", place, MAX_LENGTH
+            )
         total += _length(footer) + _length(author)
-    if total > 6000:
-        raise invalid_form("embeds of a message hold at most 6000 characters in total")
+    if total > EMBEDS_TEXT_LIMIT:
+        raise invalid_form(
+            "embeds of a message hold at most 6000 characters in total", here, MAX_LENGTH
+        )
 
 
-def validate_components(components: list[dict[str, Any]], *, v2: bool) -> None:
-    everything = list(walk_components(components))
+def _component_paths(
+    components: list[dict[str, Any]], where: Where
+) -> Iterator[tuple[dict[str, Any], Where]]:
+    """Every component with its path in the body (children, a section's accessory, a
+    label's component)."""
+    for index, component in enumerate(components):
+        place: Where = (*where, index)
+        yield component, place
+        yield from _component_paths(component.get("components") or [], (*place, "components"))
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, dict):
+                yield from _component_paths([child], (*place, key))
+
+
+def validate_components(components: list[dict[str, Any]], *, v2: bool, where: Where = ()) -> None:
+    here: Where = (*where, "components")
+    everything = list(_component_paths(components, here))
     if v2:
-        if len(everything) > 40:
-            raise invalid_form("a Components V2 message has at most 40 components")
+        if len(everything) > V2_COMPONENTS_LIMIT:
+            raise invalid_form(
+                "a Components V2 message has at most 40 components", here, MAX_LENGTH
+            )
     else:
-        if len(components) > 5:
-            raise invalid_form("a message has at most 5 action rows")
-        for row in components:
+        if len(components) > ACTION_ROWS_LIMIT:
+            raise invalid_form("a message has at most 5 action rows", here, MAX_LENGTH)
+        for index, row in enumerate(components):
+            place: Where = (*here, index)
             if row.get("type") != ACTION_ROW:
-                raise invalid_form("top-level components must be action rows (or use V2)")
+                raise invalid_form(
+                    "top-level components must be action rows (or use V2)",
+                    (*place, "type"),
+                    "UNION_TYPE_CHOICES",
+                )
             children = row.get("components") or []
             if not children:
-                raise invalid_form("an action row cannot be empty")
+                raise invalid_form(
+                    "an action row cannot be empty", (*place, "components"), BAD_LENGTH
+                )
             kinds = {c.get("type") for c in children}
             if kinds & SELECT_TYPES and len(children) > 1:
-                raise invalid_form("a select menu must be alone in its action row")
-            if len(children) > 5:
-                raise invalid_form("an action row holds at most 5 buttons")
+                raise invalid_form(
+                    "a select menu must be alone in its action row",
+                    (*place, "components"),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                )
+            if len(children) > ROW_BUTTONS_LIMIT:
+                raise invalid_form(
+                    "an action row holds at most 5 buttons",
+                    (*place, "components"),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                )
     custom_ids: set[str] = set()
-    for component in everything:
+    for component, place in everything:
         kind = component.get("type")
         custom_id = component.get("custom_id")
         if kind == BUTTON:
             style = component.get("style")
             if style == LINK_BUTTON_STYLE:
                 if not component.get("url"):
-                    raise invalid_form("a link button needs a url")
+                    raise invalid_form(
+                        "a link button needs a url", (*place, "url"), "BASE_TYPE_REQUIRED"
+                    )
             elif style != PREMIUM_BUTTON_STYLE and not custom_id:
-                raise invalid_form("a button needs a custom_id")
-            if _length(component.get("label")) > 80:
-                raise invalid_form("a button label is at most 80 characters")
+                raise invalid_form(
+                    "a button needs a custom_id", (*place, "custom_id"), "BASE_TYPE_REQUIRED"
+                )
+            if _length(component.get("label")) > LABEL_LIMIT:
+                raise invalid_form(
+                    "a button label is at most 80 characters", (*place, "label"), MAX_LENGTH
+                )
         if kind in SELECT_TYPES:
             if not custom_id:
-                raise invalid_form("a select menu needs a custom_id")
+                raise invalid_form(
+                    "a select menu needs a custom_id", (*place, "custom_id"), "BASE_TYPE_REQUIRED"
+                )
             if _length(component.get("placeholder")) > 150:
-                raise invalid_form("a select placeholder is at most 150 characters")
+                raise invalid_form(
+                    "a select placeholder is at most 150 characters",
+                    (*place, "placeholder"),
+                    MAX_LENGTH,
+                )
             if kind == STRING_SELECT:
                 options = component.get("options") or []
-                if not 1 <= len(options) <= 25:
-                    raise invalid_form("a select menu has 1 to 25 options")
+                if not 1 <= len(options) <= SELECT_OPTIONS_LIMIT:
+                    raise invalid_form(
+                        "a select menu has 1 to 25 options", (*place, "options"), BAD_LENGTH
+                    )
                 values = [o.get("value") for o in options]
                 if len(set(values)) != len(values):
-                    raise invalid_form("select option values must be unique")
-                for option in options:
+                    raise invalid_form(
+                        "select option values must be unique",
+                        (*place, "options"),
+                        "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    )
+                for number, option in enumerate(options):
+                    at: Where = (*place, "options", number)
                     if not 1 <= _length(option.get("label")) <= 100:
-                        raise invalid_form("a select option label is 1 to 100 characters")
+                        raise invalid_form(
+                            "a select option label is 1 to 100 characters",
+                            (*at, "label"),
+                            BAD_LENGTH,
+                        )
                     if not 1 <= _length(option.get("value")) <= 100:
-                        raise invalid_form("a select option value is 1 to 100 characters")
+                        raise invalid_form(
+                            "a select option value is 1 to 100 characters",
+                            (*at, "value"),
+                            BAD_LENGTH,
+                        )
                 if int(component.get("max_values", 1)) > len(options):
-                    raise invalid_form("max_values is larger than the number of options")
+                    raise invalid_form(
+                        "max_values is larger than the number of options",
+                        (*place, "max_values"),
+                        "NUMBER_TYPE_MAX",
+                    )
+        if kind == TEXT_INPUT:
+            low, high = component.get("min_length"), component.get("max_length")
+            if low is not None and high is not None and low > high:
+                raise invalid_form(
+                    "a text input's min_length is above its max_length",
+                    (*place, "min_length"),
+                    "NUMBER_TYPE_MAX",
+                )
+            value = component.get("value")
+            if value and high is not None and _length(value) > high:
+                raise invalid_form(
+                    "a text input's value is longer than its max_length",
+                    (*place, "value"),
+                    MAX_LENGTH,
+                )
         if custom_id is not None:
             if not 1 <= _length(custom_id) <= 100:
-                raise invalid_form(f"custom_id {custom_id!r} must be 1 to 100 characters")
+                raise invalid_form(
+                    f"custom_id {custom_id!r} must be 1 to 100 characters",
+                    (*place, "custom_id"),
+                    BAD_LENGTH,
+                )
             if custom_id in custom_ids:
-                raise invalid_form(f"component custom_id {custom_id!r} is used twice")
+                raise invalid_form(
+                    f"component custom_id {custom_id!r} is used twice",
+                    (*place, "custom_id"),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                )
             custom_ids.add(custom_id)
+
+
+def validate_allowed_mentions(payload: dict[str, Any], where: Where = ()) -> None:
+    """``parse`` and an id list must not name the same kind: ``parse: ["users"]`` with
+    ``users: [...]`` is refused ("mutually exclusive")."""
+    allowed = payload.get("allowed_mentions")
+    if not isinstance(allowed, dict):
+        return
+    parse = allowed.get("parse") or []
+    for kind in ("users", "roles"):
+        if kind in parse and allowed.get(kind):
+            raise invalid_form(
+                f"parse: [{kind!r}] and {kind}: [...] are mutually exclusive",
+                (*where, "allowed_mentions", kind),
+                "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            )
 
 
 def _assign_component_ids(components: list[dict[str, Any]]) -> None:
@@ -231,12 +367,14 @@ def apply_payload(
     files: list[UploadedFile],
     *,
     creating: bool,
+    where: Where = (),
 ) -> None:
     """Validate, then apply a create or edit body to ``message`` (nothing changes when the
-    body is rejected)."""
+    body is rejected). ``where``: the body's place in the request (``("data",)`` in an
+    interaction callback), so that a refusal names the field as Discord does."""
     payload = payload or {}
     if not isinstance(payload, dict):
-        raise invalid_form("the body must be a JSON object")
+        raise invalid_form("the body must be a JSON object", where, "DICT_TYPE_CONVERT")
     content = payload.get("content", message.content)
     content = "" if content is None else str(content)
     embeds = payload.get("embeds", message.embeds)
@@ -254,12 +392,19 @@ def apply_payload(
             flags = keep | (requested & SETTABLE_FLAGS & ~EPHEMERAL_FLAG)
     v2 = bool(flags & COMPONENTS_V2_FLAG)
 
-    if len(content) > 2000:
-        raise invalid_form("content is longer than 2000 characters")
+    if len(content) > CONTENT_LIMIT:
+        raise invalid_form(
+            "content is longer than 2000 characters", (*where, "content"), MAX_LENGTH
+        )
     if v2 and (content or embeds):
-        raise invalid_form("a Components V2 message cannot have content or embeds")
-    validate_embeds(embeds)
-    validate_components(components, v2=v2)
+        raise invalid_form(
+            "a Components V2 message cannot have content or embeds",
+            (*where, "content" if content else "embeds"),
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+        )
+    validate_embeds(embeds, where)
+    validate_components(components, v2=v2, where=where)
+    validate_allowed_mentions(payload, where)
     attachments = _attachments(fake, message.channel, payload, files, message.attachments)
     if creating and not (content or embeds or components or attachments or payload.get("poll")):
         raise DiscordError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")

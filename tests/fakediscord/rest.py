@@ -34,7 +34,7 @@ from .errors import (
     not_found,
 )
 from .interactions import CallbackType, FakeInteraction, FakeModal, InteractionType
-from .messages import apply_payload, media_type, read_body
+from .messages import apply_payload, media_type, read_body, validate_components
 from .models import (
     EPHEMERAL_FLAG,
     LOADING_FLAG,
@@ -58,6 +58,8 @@ ATTACH_FILES = discord.Permissions(attach_files=True).value
 READ_HISTORY = discord.Permissions(read_message_history=True).value
 ADD_REACTIONS = discord.Permissions(add_reactions=True).value
 CHAT_INPUT_COMMAND_MESSAGE = 20
+# Discord's documentation (Interactions, "Modal"): at most 5 top-level components.
+MODAL_COMPONENTS_LIMIT = 5
 
 
 def _request_key(name: str) -> Any:
@@ -519,7 +521,9 @@ class RestApi:
             )
             ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL_FLAG)
             if callback_type is CallbackType.MESSAGE:
-                apply_payload(self.fake, message, data, request[FILES], creating=True)
+                apply_payload(
+                    self.fake, message, data, request[FILES], creating=True, where=("data",)
+                )
             else:
                 message.flags = LOADING_FLAG | (EPHEMERAL_FLAG if ephemeral else 0)
             if ephemeral:
@@ -534,7 +538,9 @@ class RestApi:
                     f"({interaction.description} has none)"
                 )
             if callback_type is CallbackType.UPDATE_MESSAGE:
-                apply_payload(self.fake, source, data, request[FILES], creating=False)
+                apply_payload(
+                    self.fake, source, data, request[FILES], creating=False, where=("data",)
+                )
             interaction.response_message = source
             return source, False
         if callback_type is CallbackType.MODAL:
@@ -543,9 +549,19 @@ class RestApi:
             components = data.get("components") or []
             title = str(data.get("title") or "")
             if not 1 <= len(title) <= 45 or not data.get("custom_id"):
-                raise invalid_form("a modal needs a custom_id and a 1-45 character title")
-            if not 1 <= len(components) <= 5:
-                raise invalid_form("a modal has 1 to 5 top-level components")
+                raise invalid_form(
+                    "a modal needs a custom_id and a 1-45 character title",
+                    ("data", "title"),
+                    "BASE_TYPE_BAD_LENGTH",
+                )
+            if not 1 <= len(components) <= MODAL_COMPONENTS_LIMIT:
+                raise invalid_form(
+                    "a modal has 1 to 5 top-level components",
+                    ("data", "components"),
+                    "BASE_TYPE_BAD_LENGTH",
+                )
+            # Custom ids unique, text inputs within their own bounds (a modal's tree).
+            validate_components(components, v2=True, where=("data",))
             if pseudo.active():
                 title, components = pseudo.plain(title), pseudo.plain_value(components)
             interaction.modal = FakeModal(
