@@ -617,5 +617,36 @@ MIGRATIONS: list[Migration] = [
         """,
             ),
         ),
+    ),    Migration(
+        9,
+        # Deadline ids are never reused. SQLite's plain INTEGER PRIMARY KEY hands a deleted
+        # highest id to the next row: a runner that had claimed a turn's timer, racing the
+        # move that replaced it, then fired or dropped the NEXT turn's timer under the old
+        # id. AUTOINCREMENT never reuses one, so the table is rebuilt with it (SQLite cannot
+        # alter a primary key). PostgreSQL's identity column never reuses ids: nothing to do.
+        (
+            PerDialect(
+                sqlite="""
+        CREATE TABLE deadlines_never_reused (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            due_at REAL NOT NULL,
+            action TEXT NOT NULL,
+            claimed_by TEXT,
+            claimed_until REAL,
+            UNIQUE (session_id, kind)
+        );
+        INSERT INTO deadlines_never_reused
+            (id, session_id, kind, due_at, action, claimed_by, claimed_until)
+            SELECT id, session_id, kind, due_at, action, claimed_by, claimed_until
+            FROM deadlines;
+        DROP TABLE deadlines;
+        ALTER TABLE deadlines_never_reused RENAME TO deadlines;
+        CREATE INDEX deadlines_by_due ON deadlines (due_at, id)
+        """,
+                postgresql="",
+            ),
+        ),
     ),
 ]

@@ -382,10 +382,12 @@ class SessionService:
             raise SessionNotFound()
         if deadline_id is not None:
             # Whoever deletes the deadline fires it: another process firing it at the
-            # same moment waits for the session row, then finds the deadline gone.
+            # same moment waits for the session row, then finds the deadline gone. Only
+            # the row this process claimed: one another process claimed since (this
+            # process's lease ran out) is that process's to fire.
             deleted = await conn.execute(
-                "DELETE FROM deadlines WHERE id = ? AND session_id = ?",
-                (deadline_id, session_id),
+                "DELETE FROM deadlines WHERE id = ? AND session_id = ? AND claimed_by = ?",
+                (deadline_id, session_id, self.instance),
             )
             if deleted == 0:
                 raise DeadlineGone()
@@ -486,7 +488,11 @@ class SessionService:
         return row["id"], row["session_id"], row["claimable_at"], loads(row["action"])
 
     async def drop_deadline(self, deadline_id: int) -> None:
-        await self.db.write("DELETE FROM deadlines WHERE id = ?", (deadline_id,))
+        """Drop a claimed deadline the game refused: only the row this process claimed
+        (never a timer a move put in its place)."""
+        await self.db.write(
+            "DELETE FROM deadlines WHERE id = ? AND claimed_by = ?", (deadline_id, self.instance)
+        )
 
 
 def message_link(session: Session) -> str | None:

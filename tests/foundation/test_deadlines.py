@@ -25,7 +25,7 @@ from bot.clock import ManualClock
 from bot.deadlines import DeadlineRunner
 from bot.games import Deadline, Outcome
 from bot.guild_settings import GuildSettings
-from bot.sessions import SeedSource, SessionService
+from bot.sessions import DeadlineGone, SeedSource, SessionService
 from bot.storage import Database
 
 RunnerFactory = Callable[[SessionService, ManualClock, CounterGame], DeadlineRunner]
@@ -285,3 +285,62 @@ async def test_a_deadline_that_meets_a_full_disk_is_kept_and_fires_later(
     assert published[0].session.state["n"] == 0
     assert len(published[0].session.state["pad"]) == 200_000
     assert await remaining(db) == []
+
+
+async def test_a_move_racing_its_own_timeout_keeps_the_next_turns_timer(
+    service: SessionService, db: Database, clock: ManualClock, game: CounterGame
+) -> None:
+    """The runner has claimed a turn's timer when the player's move replaces it: the
+    runner must neither fire nor drop the next turn's timer (on SQLite its id was the old
+    one's, reused, before deadline ids were made never to repeat)."""
+    session = await new_counter(
+        service, ALICE, BOB, deadlines=[timer("turn", clock.now() + 10, inc("timeout"))]
+    )
+    clock.advance(10)
+    [(claimed_id, _, _, action)] = await service.claim_due_deadlines(lease_seconds=10, limit=5)
+    # The move lands first: the next turn's timer replaces the claimed one.
+    await service.act(
+        session.id,
+        ALICE,
+        {"type": "schedule", "timers": [{"kind": "turn", "in": 30, "action": inc("next")}]},
+    )
+    [row] = await db.fetch_all("SELECT id FROM deadlines WHERE session_id = ?", (session.id,))
+    assert row["id"] != claimed_id, "a deadline id was reused"
+    # The runner goes on with what it claimed: the timer is gone, nothing happens.
+    runner = DeadlineRunner(service, clock)
+    await runner._fire(claimed_id, session.id, action)
+    await service.drop_deadline(claimed_id)  # what it does with a timer the game refuses
+    assert runner.fired == 0
+    assert await remaining(db) == ["turn"]
+    assert (await service.require(session.id)).state == {"n": 0}
+    # The next turn's timer still fires, once, when due.
+    runner.start()
+    try:
+        clock.advance(30)
+        assert tags(await game.wait_published(1)) == ["next"]
+    finally:
+        await runner.stop()
+    assert await remaining(db) == []
+
+
+async def test_a_timer_another_process_claimed_since_is_not_fired_or_dropped_here(
+    open_another: OpenAnother, db: Database, clock: ManualClock
+) -> None:
+    """A slow process whose lease ran out: the process that claimed the timer after it
+    fires it; the slow one neither applies it nor deletes it."""
+    slow = make_service(db, clock, CounterGame())
+    other_game = CounterGame()
+    other = make_service(await open_another(), clock, other_game)
+    session = await new_counter(slow, ALICE, BOB, deadlines=[timer("turn", clock.now(), inc("t"))])
+    [(deadline_id, _, _, action)] = await slow.claim_due_deadlines(lease_seconds=10, limit=5)
+    clock.advance(11)  # the slow process's lease runs out; the other claims the timer
+    assert [c[0] for c in await other.claim_due_deadlines(lease_seconds=10, limit=5)] == [
+        deadline_id
+    ]
+    with pytest.raises(DeadlineGone):
+        await slow.act(session.id, None, dict(action), deadline_id=deadline_id)
+    await slow.drop_deadline(deadline_id)
+    assert await remaining(db) == ["turn"]
+    await other.act(session.id, None, dict(action), deadline_id=deadline_id)
+    assert await remaining(db) == []
+    assert (await other.require(session.id)).state == {"n": 1}

@@ -247,3 +247,43 @@ async def test_migration_6_names_each_rated_player_as_in_their_latest_game(
         (1, "weighted_dice", 10, ""),
         (2, "knucklebones", 10, "Ann elsewhere"),
     ]
+
+
+async def test_migration_9_keeps_every_timer_and_never_reuses_a_timer_id(
+    open_another: OpenAnother,
+) -> None:
+    """Timers from before migration 9 keep their ids, claims and times; afterwards an id
+    freed by a deleted timer (the highest, which SQLite used to hand out again) is never
+    given to a new one."""
+    old = await open_another()
+    assert await old.migrate(upto=8) == list(range(1, 9))
+    async with old.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO sessions (id, game, guild_id, channel_id, status, state, version,"
+            " seed, created_by, created_at, updated_at)"
+            " VALUES (7, 'knucklebones', 1, 2, 'active', '{}', 5, 0, 10, 0, 0)"
+        )
+        await conn.execute(
+            "INSERT INTO deadlines (session_id, kind, due_at, action, claimed_by,"
+            " claimed_until) VALUES (7, 'warn', 10.5, '{}', NULL, NULL),"
+            " (7, 'turn', 20.5, '{}', 'host-1', 30.0)"
+        )
+        before = await conn.fetch_all("SELECT id FROM deadlines ORDER BY id")
+    first, last = (row["id"] for row in before)
+    await old.close()
+
+    new = await open_another()
+    assert await new.migrate() == [9]
+    rows = await new.fetch_all(
+        "SELECT id, kind, due_at, claimed_by, claimed_until FROM deadlines ORDER BY id"
+    )
+    assert [tuple(row) for row in rows] == [
+        (first, "warn", 10.5, None, None),
+        (last, "turn", 20.5, "host-1", 30.0),
+    ]
+    await new.write("DELETE FROM deadlines WHERE id = ?", (last,))
+    [row] = await new.write_returning(
+        "INSERT INTO deadlines (session_id, kind, due_at, action)"
+        " VALUES (7, 'turn', 50.0, '{}') RETURNING id"
+    )
+    assert row["id"] > last
