@@ -4,7 +4,7 @@ that recording what was shown never takes a move's transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +102,25 @@ class PublicationStore:
             (owner, now + lease_seconds, settled_before, now, owner, limit),
         )
         return sorted((row["id"], row["version"]) for row in rows)
+
+    async def release_repairs(self, owner: str, session_ids: Iterable[int] | None = None) -> None:
+        """End ``owner``'s repair claims (on ``session_ids``, or all of them): a repair that
+        is done, or a process that stops cleanly, leaves nothing for another process to
+        wait out (a claim's lease is for a process that dies)."""
+        if session_ids is None:
+            # Only a stale session's claim counts (``claim_stale``): the partial index
+            # finds them without reading every game ever played.
+            await self.db.write(
+                "UPDATE sessions SET repair_owner = NULL, repair_until = NULL"
+                " WHERE shown_version < version AND repair_owner = ?",
+                (owner,),
+            )
+            return
+        await self.db.write_many(
+            "UPDATE sessions SET repair_owner = NULL, repair_until = NULL"
+            " WHERE id = ? AND repair_owner = ?",
+            [(session_id, owner) for session_id in sorted(session_ids)],
+        )
 
     async def record_shown(self, shown: Mapping[int, int]) -> None:
         """Record the versions now on screen, in one transaction (never lowering one)."""

@@ -186,6 +186,13 @@ class Publisher:
         self._request_waits: dict[int, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
+        # Sessions this process claimed to repair (``reconcile``): the claim ends when the
+        # repair is done, or when the process stops, not a lease later.
+        self._repairing: set[int] = set()
+        self._repaired: set[int] = set()
+        # Workers waiting out a back-off: nothing of theirs is in flight, so a stop need
+        # not wait for them.
+        self._backing_off: set[int] = set()
         self._closing = False
         # For tests and the log: counts of what was done.
         self.edits = 0
@@ -203,10 +210,15 @@ class Publisher:
         ]
 
     async def close(self) -> None:
-        """Let edits in flight finish (within a grace period), then record what is shown."""
+        """Let edits in flight finish (within a grace period), then record what is shown and
+        end this process's repair claims (the next process repairs at once)."""
         self._closing = True
         for task in self._loops:
             task.cancel()
+        for session_id in self._backing_off:
+            backing_off = self._workers.get(session_id)
+            if backing_off is not None:
+                backing_off.cancel()
         pending = [*self._workers.values(), *self._tasks]
         if pending:
             _, late = await asyncio.wait(pending, timeout=CLOSE_GRACE_SECONDS)
@@ -216,6 +228,8 @@ class Publisher:
         await asyncio.gather(*self._loops, return_exceptions=True)
         with contextlib.suppress(StorageUnavailable):
             await self._flush()
+        with contextlib.suppress(StorageUnavailable):
+            await self.store.release_repairs(self.bot.sessions.instance)
 
     # -- requests -------------------------------------------------------------------------
 
@@ -286,6 +300,7 @@ class Publisher:
                 self._flush_wanted.set()
                 continue
             if session_id not in self._workers:
+                self._repairing.add(session_id)
                 self.request(session_id)
                 count += 1
         if count:
@@ -449,6 +464,12 @@ class Publisher:
                     continue
                 if session_id in self._again or session_id in self._forced:
                     continue
+                if session_id in self._repairing:
+                    # The claim ends with the next recording of what is shown (so that no
+                    # other process finds the session behind in between).
+                    self._repairing.discard(session_id)
+                    self._repaired.add(session_id)
+                    self._flush_wanted.set()
                 return
         finally:
             self._workers.pop(session_id, None)
@@ -496,6 +517,15 @@ class Publisher:
             # Only a private message failed: a later move's due messages (another player's
             # controls, say) do not wait for its retry. They bring it forward instead.
             wakers.append(self._request_waits.setdefault(session_id, asyncio.Event()))
+        self._backing_off.add(session_id)
+        try:
+            await self._sleep_or_wake(delay, wakers)
+        finally:
+            self._backing_off.discard(session_id)
+            if later.until_requested:
+                self._request_waits.pop(session_id, None)
+
+    async def _sleep_or_wake(self, delay: float, wakers: list[asyncio.Event]) -> None:
         if not wakers:
             await self.clock.sleep(delay)
             return
@@ -507,8 +537,6 @@ class Publisher:
             sleeper.cancel()
             for waiter in waiters:
                 waiter.cancel()
-            if later.until_requested:
-                self._request_waits.pop(session_id, None)
 
     async def _publish_once(self, session_id: int, force: bool) -> bool:
         """Bring the session's messages up to date; True if the public message was edited."""
@@ -824,12 +852,18 @@ class Publisher:
 
     async def _flush(self) -> None:
         batch, self._unsaved = self._unsaved, {}
+        repaired, self._repaired = self._repaired, set()
         try:
             await self.store.record_shown(batch)
         except BaseException:
             for session_id, version in batch.items():
                 self._unsaved[session_id] = max(version, self._unsaved.get(session_id, -1))
+            self._repaired |= repaired
             raise
+        if repaired:
+            # Best effort: a claim left behind ends with its lease.
+            with contextlib.suppress(StorageUnavailable):
+                await self.store.release_repairs(self.bot.sessions.instance, repaired)
 
     async def _flush_loop(self) -> None:
         while True:

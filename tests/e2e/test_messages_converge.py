@@ -20,7 +20,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 from crash_support import commit_unseen
-from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player
+from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player, routes
 from fakediscord.interactions import wait_for_answer
 from knucklebones_support import (
     ai_board_idle,
@@ -199,6 +199,36 @@ async def test_a_move_committed_before_a_crash_shows_when_the_bot_starts(
     # Repaired at start-up, before anyone presses anything.
     await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the board to show turn 2")
     assert f"🎲 <@{bob.id}> rolled" in board.content
+
+
+async def test_a_repair_a_stopped_process_was_retrying_is_taken_up_at_once_by_the_next(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    """A process claims a behind board to repair it, Discord fails its edit, and it is
+    stopped cleanly while it waits to retry: the next process repairs the board at start-up,
+    not a repair lease (a minute) later."""
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    board = await start_duel(fake_discord, alice, bob)
+    session = await session_for(bot, board)
+    await commit_unseen(bot, session.id, alice.id, {"type": "place", "column": 0, "turn": 1})
+    outage = fake_discord.fail(
+        routes.MESSAGE,
+        method="PATCH",
+        status=503,
+        times=None,
+        when=lambda r: r.message_id == board.id,
+    )
+    await bot_factory.restart()
+    await fake_discord.wait_for(lambda: outage.hits >= 1, what="the start-up repair's edit")
+    outage.cancel()
+    assert board_turn(board) == 1
+
+    started = time.monotonic()
+    await bot_factory.restart()  # a clean stop, a new process at once (same game clock)
+    await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the next process's repair")
+    # The stop did not wait out the failed edit's back-off either.
+    assert time.monotonic() - started < 3
 
 
 async def test_a_press_on_a_board_that_is_behind_brings_it_up_to_date(
