@@ -11,8 +11,13 @@ intent, but Discord only honours default permissions on a top-level command (and
 close, the new season's name, who asked and when) is stored in ``season_requests``; the
 confirmation buttons are DynamicItems (prefix ``adm:``) that carry only its id:
 ``adm:season:<request id>:<yes|no>``. They expire after ``CONFIRM_SECONDS``, only the admin
-who asked may press them, and a request is answered once: the transaction that closes
-the seasons deletes it, and refuses if any of those seasons was closed meanwhile.
+who asked may press them, and a request is answered once. **Keep it** deletes the pending
+request; **Close the season** marks it closed (its ``numbers``, ``{"knucklebones": 3}``,
+become ``{"closed": {"knucklebones": 3}}``) in the transaction that closes the seasons,
+which refuses if any of those seasons was closed meanwhile. Each takes the request only
+while it is still pending (its change must touch the row), so a press that loses the race
+to the other button, or comes after it, finds what the first one did and says so: a
+closed request stays readable until it expires with the others.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from bot.seasons import (
     close_season,
     closed_seasons,
     current_season,
+    find_season,
 )
 from bot.storage import Connection, Database
 from bot.text import escape
@@ -55,6 +61,9 @@ from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 # ("This game was stopped by an admin").
 CANCEL_REASON = N_("stopped by an admin")
 CONFIRM_SECONDS = 300
+ALREADY_ANSWERED = N_("This confirmation was already answered: nothing more was changed.")
+# The key a closed request's numbers are kept under (no game is called that).
+CLOSED_KEY = "closed"
 
 # The settings /dicebot settings changes: option name -> (GuildSettings field, label).
 # The labels are marked here and translated where shown (``_(label)``).
@@ -375,15 +384,25 @@ class SeasonConfirmButton(
             (self.request_id, interaction.guild_id),
         )
         if request is None:
-            await answer_for(interaction).update(
-                content=_("This confirmation was already answered: nothing more was changed."),
-                view=None,
-            )
+            await answer_for(interaction).update(content=_(ALREADY_ANSWERED), view=None)
             return
         if interaction.user.id != request["admin_id"]:
             raise NotYourGame(_("Only the admin who asked to close the season can answer this."))
+        numbers, closed_already = request_numbers(request["numbers"])
+        if closed_already:
+            await self.answer_late(interaction, bot)
+            return
         if self.choice == "no":
-            await forget_request(bot.db, self.request_id)
+            # Only while the request is still pending: a Close the season that took it
+            # first (its transaction committed while this press was on its way) leaves
+            # nothing here to delete, and this press must say what that one did.
+            kept = await bot.db.write(
+                "DELETE FROM season_requests WHERE id = ? AND numbers = ?",
+                (self.request_id, request["numbers"]),
+            )
+            if kept == 0:
+                await self.answer_late(interaction, bot)
+                return
             await answer_for(interaction).update(
                 content=_("Nothing was changed: the seasons go on."), view=None
             )
@@ -404,13 +423,14 @@ class SeasonConfirmButton(
             )
             return
         settings = await bot.sessions.guild_settings(interaction.guild_id)
-        numbers: dict[str, int] = json.loads(request["numbers"])
         closed: list[ClosedSeason] = []
         async with bot.db.transaction() as conn:
-            # Deleting the request first makes a second press (or a second process) find
-            # nothing to do: only one transaction closes these seasons.
+            # Marking the request closed first makes a second press (or a second process,
+            # or a Keep it pressed meanwhile) find it answered: only one transaction
+            # closes these seasons.
             taken = await conn.execute(
-                "DELETE FROM season_requests WHERE id = ?", (self.request_id,)
+                "UPDATE season_requests SET numbers = ? WHERE id = ? AND numbers = ?",
+                (closed_numbers(numbers), self.request_id, request["numbers"]),
             )
             if taken == 1:
                 for game in sorted(numbers, key=GAMES.index):
@@ -437,12 +457,68 @@ class SeasonConfirmButton(
                             )
                         ) from None
         if not closed:
-            await answer_for(interaction).update(
-                content=_("This confirmation was already answered: nothing more was changed."),
-                view=None,
-            )
+            await self.answer_late(interaction, bot)
             return
         await answer_for(interaction).update(content=closed_text(closed), view=None)
+
+    async def answer_late(self, interaction: discord.Interaction, bot: DiceBot) -> None:
+        """Answer a press on a request the other button (or an earlier press) answered
+        first, with what that answer did: the message then shows the truth whichever of
+        the two answers lands last."""
+        assert interaction.guild_id is not None
+        request = await bot.db.fetch_one(
+            "SELECT name, numbers FROM season_requests WHERE id = ? AND guild_id = ?",
+            (self.request_id, interaction.guild_id),
+        )
+        numbers, closed_already = (
+            request_numbers(request["numbers"]) if request is not None else ({}, False)
+        )
+        if request is None or not closed_already:
+            # Kept, or expired: nothing was closed.
+            await answer_for(interaction).update(content=_(ALREADY_ANSWERED), view=None)
+            return
+        closed = await closed_by_request(bot.db, interaction.guild_id, numbers, request["name"])
+        if self.choice == "no":
+            note = _("⚠️ Too late to keep it: **Close the season** was pressed first.")
+        else:
+            note = _(ALREADY_ANSWERED)
+        await answer_for(interaction).update(content=f"{closed_text(closed)}\n{note}", view=None)
+
+
+def request_numbers(stored: str) -> tuple[dict[str, int], bool]:
+    """A request's seasons (game -> the number it closes) and whether Close the season
+    already closed them."""
+    data = json.loads(stored)
+    closed = data.get(CLOSED_KEY)
+    if isinstance(closed, dict):
+        return {game: int(number_) for game, number_ in closed.items()}, True
+    return {game: int(number_) for game, number_ in data.items()}, False
+
+
+def closed_numbers(numbers: dict[str, int]) -> str:
+    """What a request's ``numbers`` become when Close the season closes its seasons."""
+    return json.dumps({CLOSED_KEY: numbers}, sort_keys=True)
+
+
+async def closed_by_request(
+    db: Database, guild_id: int, numbers: dict[str, int], name: str
+) -> list[ClosedSeason]:
+    """What a request's Close the season did, read back: each season it closed (a closed
+    season never changes) and the one that followed it, named as the request asked."""
+    closed = []
+    for game in sorted(numbers, key=GAMES.index):
+        season = await find_season(db, guild_id, game, numbers[game])
+        if season is None or not season.closed:
+            continue
+        assert season.ended_at is not None
+        closed.append(
+            ClosedSeason(
+                closed=season,
+                started=Season(guild_id, game, season.number + 1, name, season.ended_at),
+                players=await season_players(db, season),
+            )
+        )
+    return closed
 
 
 def closed_text(closed: list[ClosedSeason]) -> str:

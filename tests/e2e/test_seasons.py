@@ -10,7 +10,14 @@ from collections.abc import Awaitable, Callable
 
 import discord
 import pytest
-from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
+from fakediscord import (
+    CallbackType,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    Player,
+    wait_for_answer,
+)
 from leaderboard_support import ladder_snapshot, win
 
 from bot.app import DiceBot
@@ -274,6 +281,79 @@ async def test_refusals_change_nothing(
     await admin.slash("dicebot season new", game=KB)
     pending = await running_bot.db.fetch_all("SELECT id FROM season_requests")
     assert len(pending) == 1
+
+
+async def test_keep_pressed_while_close_closes_the_season_says_it_closed(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    admin: Player,
+    alice: Player,
+    bob: Player,
+) -> None:
+    """Close the season and Keep it pressed at once: Keep reads the request before Close
+    commits and tries to delete it after. It must not say the seasons go on."""
+    await win(running_bot, KB, guild.id, guild.default_channel.id, alice.id, bob.id)
+    asked = await admin.slash("dicebot season new", game=KB)
+    message = asked.message
+    assert message is not None
+    request = await running_bot.db.fetch_one("SELECT id FROM season_requests")
+    assert request is not None
+    async with running_bot.db.transaction() as conn:
+        # The request's row held (PostgreSQL; on SQLite the write lock): both presses read
+        # it, then wait at their first write, Close first.
+        await conn.fetch_one(
+            "SELECT id FROM season_requests WHERE id = ?" + conn.for_update, (request["id"],)
+        )
+        close = await admin.begin_click(message, CLOSE)
+        # A press still unanswered after 1.5 s is deferred: Close waits at its write.
+        assert (await wait_for_answer(close, 5)).type is CallbackType.DEFERRED_UPDATE
+        keep = await admin.begin_click(message, "Keep it")
+        assert (await wait_for_answer(keep, 5)).type is CallbackType.DEFERRED_UPDATE
+    await fake_discord.wait_for(lambda: len(message.history) == 3, what="both answers")
+
+    rows = await running_bot.db.fetch_all("SELECT game, number FROM season_current")
+    assert [tuple(row) for row in rows] == [(KB, 2)]  # the season did close
+    answers = [version.text for version in message.history[1:]]
+    assert all("🏁 **New season started.**" in text for text in answers), answers
+    assert not any("the seasons go on" in text for text in answers), answers
+    assert any(
+        "Too late to keep it: **Close the season** was pressed first." in text for text in answers
+    )
+    assert "season:1`); **Season 2** has begun." in message.text()
+    assert message.buttons() == []
+
+
+async def test_keep_pressed_after_close_landed_says_the_season_closed(
+    running_bot: DiceBot, guild: FakeGuild, admin: Player, alice: Player, bob: Player
+) -> None:
+    await win(running_bot, KB, guild.id, guild.default_channel.id, alice.id, bob.id)
+    asked = await admin.slash("dicebot season new", game=KB)
+    message = asked.message
+    assert message is not None
+    buttons = message.components
+    await admin.click(message, CLOSE)
+    closed = message.text()
+    assert closed.startswith("🏁 **New season started.**")
+    after_close = await ladder_snapshot(running_bot)
+
+    # The admin's client had not caught up yet: the buttons were still on screen.
+    message.components = buttons
+    late = await admin.click(message, "Keep it")
+    assert late.type is CallbackType.UPDATE_MESSAGE
+    assert message.text() == (
+        closed + "\n⚠️ Too late to keep it: **Close the season** was pressed first."
+    )
+    assert message.buttons() == []
+    assert await ladder_snapshot(running_bot) == after_close
+
+    # Close pressed again: the same, and nothing more changes.
+    message.components = buttons
+    await admin.click(message, CLOSE)
+    assert message.text() == (
+        closed + "\nThis confirmation was already answered: nothing more was changed."
+    )
+    assert await ladder_snapshot(running_bot) == after_close
 
 
 async def test_a_confirmation_after_losing_manage_server_is_refused(
