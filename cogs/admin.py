@@ -142,6 +142,42 @@ def permission_check_line(
     return f"{lacking} {fix}"
 
 
+class ChannelHere(app_commands.Transformer):
+    """A channel option naming a text channel or thread of this server, as its id. Discord
+    offers this server's channels, but a modified client can send any channel's id: one
+    the bot knows in another server is refused with a clear answer rather than left to
+    discord.py's conversion, which fails on it. Anything else goes on: what the command
+    then looks up is limited to this server anyway."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        # What ``discord.TextChannel | discord.Thread`` offers, in the same order.
+        return [
+            discord.ChannelType.text,
+            discord.ChannelType.news,
+            discord.ChannelType.news_thread,
+            discord.ChannelType.private_thread,
+            discord.ChannelType.public_thread,
+        ]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
+        channel_id = int(value.id)
+        known = interaction.client.get_channel(channel_id)
+        guild = getattr(known, "guild", None)
+        if known is not None and (guild is None or guild.id != interaction.guild_id):
+            raise UserError(
+                _(
+                    "That channel is in another server: `/dicebot cancel` stops games in this "
+                    "server only. Nothing was stopped."
+                )
+            )
+        return channel_id
+
+
 def require_manage_guild(interaction: discord.Interaction, refusal: str) -> None:
     """Refuse (with ``refusal``, a text marked with ``N_``) unless the member may manage
     the server."""
@@ -727,13 +763,13 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
     async def cancel(
         self,
         interaction: discord.Interaction,
-        channel: discord.TextChannel | discord.Thread | None = None,
+        channel: app_commands.Transform[int, ChannelHere] | None = None,
     ) -> None:
         require_manage_guild(
             interaction, N_("Only members with the **Manage Server** permission can stop games.")
         )
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        channel_id = channel.id if channel is not None else interaction.channel_id
+        channel_id = channel if channel is not None else interaction.channel_id
         # Editing each game's message comes after the answer, which only needs the database.
         await answer_for(interaction).defer()
         rows = await self.bot.db.fetch_all(

@@ -207,6 +207,40 @@ async def test_cancel_stops_the_games_in_a_channel_without_a_result(
     assert again.type is CallbackType.MESSAGE and not again.ephemeral
 
 
+async def test_cancel_naming_another_servers_channel_is_refused(
+    bot_factory: Any,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    admin: Player,
+    alice: Player,
+) -> None:
+    other = await fake_discord.create_guild("Other")
+    # Commands everywhere (not only in the test server), as in production.
+    bot_factory.options["settings"] = {"dev_guild_id": None}
+    running_bot = await bot_factory.start()
+    olga = await other.add_member("olga")
+    # A game in each server: neither may stop.
+    here = (await alice.slash("knucklebones ai")).message
+    there = (await olga.slash("knucklebones ai")).message
+    assert here is not None and there is not None
+    await fake_discord.wait_for(
+        lambda: bool(here.components and there.components), what="both boards"
+    )
+    games = "SELECT id, status, version, state FROM sessions ORDER BY id"
+    before = [tuple(row) for row in await running_bot.db.fetch_all(games)]
+
+    # A modified client names the other server's channel.
+    refused = await admin.slash("dicebot cancel", options={"channel": other.default_channel})
+    assert refused.ephemeral
+    assert refused.text() == (
+        "That channel is in another server: `/dicebot cancel` stops games in this server "
+        "only. Nothing was stopped."
+    )
+    assert [tuple(row) for row in await running_bot.db.fetch_all(games)] == before
+    assert here.components and there.components
+    assert "stopped" not in here.text() and "stopped" not in there.text()
+
+
 async def test_cancelled_duels_and_tables_say_an_admin_stopped_them(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,
