@@ -6,7 +6,14 @@ Messages are translated when the error is made: that is in the task answering th
 
 from __future__ import annotations
 
+import re
+
 from bot.i18n import _
+
+# A message link as ``bot.sessions.message_link`` makes it.
+MESSAGE_LINK = re.compile(
+    r"https://discord\.com/channels/(?P<guild>[0-9]+)/(?P<channel>[0-9]+)/(?P<message>[0-9]+)"
+)
 
 
 class UserError(Exception):
@@ -72,20 +79,31 @@ class StaleControl(UserError):
 
 class WrongMessage(UserError):
     """A game's control pressed on a message that is not that game's message (a forged or
-    copied custom_id): nothing is applied."""
+    copied custom_id): nothing is applied. ``link`` leads to the game's message; answer
+    with ``text_for(guild_id)``, which gives it only to a press from the game's server (a
+    forged press from another server learns nothing about a game it cannot see)."""
 
     def __init__(self, link: str | None = None) -> None:
+        self.unlinked = _(
+            "That button does not belong to this message, so nothing was done. Use the "
+            "buttons on the game's own message."
+        )
+        match = None if link is None else MESSAGE_LINK.fullmatch(link)
+        self.guild_id = None if match is None else int(match["guild"])
         if link:
             text = _(
                 "That button does not belong to this message, so nothing was done. Use the "
                 "buttons on the game's own message. The game is here: {link}"
             ).format(link=link)
         else:
-            text = _(
-                "That button does not belong to this message, so nothing was done. Use the "
-                "buttons on the game's own message."
-            )
+            text = self.unlinked
         super().__init__(text)
+
+    def text_for(self, guild_id: int | None) -> str:
+        """The refusal for a press made in ``guild_id`` (None: in a DM)."""
+        if self.guild_id is not None and self.guild_id == guild_id:
+            return self.message
+        return self.unlinked
 
 
 class FollowedUp(UserError):

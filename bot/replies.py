@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot import views
 from bot.answers import answer_for
-from bot.errors import DatabaseUnavailable, StaleControl, UserError
+from bot.errors import DatabaseUnavailable, StaleControl, UserError, WrongMessage
 from bot.i18n import N_, _, list_of, ngettext, number
 from bot.languages import enter_interaction
 from bot.permissions import permission_label
@@ -105,7 +105,11 @@ def known_error_message(error: BaseException) -> str | None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the player what went wrong; log real bugs with a reference id they also see."""
-    message = known_error_message(error)
+    if isinstance(error, WrongMessage):
+        # The link to the game's message only for a press from the game's own server.
+        message: str | None = error.text_for(interaction.guild_id)
+    else:
+        message = known_error_message(error)
     if message is None:
         reference = secrets.token_hex(3)
         original = getattr(error, "original", None) or error.__cause__ or error

@@ -345,6 +345,41 @@ async def test_a_column_button_copied_onto_another_message_moves_nothing(
     assert board_turn(board) == 1
 
 
+async def test_a_forged_press_from_another_server_gets_no_link_to_the_game(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+) -> None:
+    board = await start_duel(fake_discord, alice, bob)
+    session = await session_for(running_bot, board)
+    link = f"https://discord.com/channels/{guild.id}/{guild.default_channel.id}/{board.id}"
+    column = {"type": 2, "style": 1, "label": "Column 1", "custom_id": f"kb:{session.id}:1:col:0"}
+    # Copied onto another message of this server: the refusal shows where the game is.
+    copied = await fake_discord.seed_bot_message(
+        guild.default_channel, content="copied", components=[{"type": 1, "components": [column]}]
+    )
+    refused = await alice.click(copied, "Column 1")
+    assert refused.ephemeral and link in refused.text()
+
+    # Forged in another server by someone who is not there: the game stays out of sight.
+    other = await fake_discord.create_guild("Other")
+    outsider = await other.add_member("olga")
+    forged = await fake_discord.seed_bot_message(
+        other.default_channel, content="forged", components=[{"type": 1, "components": [column]}]
+    )
+    refused = await outsider.click(forged, "Column 1")
+    assert refused.ephemeral
+    assert refused.text() == (
+        "That button does not belong to this message, so nothing was done. Use the buttons "
+        "on the game's own message."
+    )
+    assert forged.edit_count == 0 and forged.content == "forged"
+    assert (await running_bot.sessions.require(session.id)).version == session.version
+    assert board_turn(board) == 1
+
+
 @pytest.mark.parametrize(
     "custom_id",
     [
