@@ -551,7 +551,8 @@ def table_view(session: Session, state: wd.WeightedDiceState) -> discord.ui.View
         label = clip(_("Bet on {name}").format(name=name), BUTTON_LABEL_LIMIT)
         view.add_item(BetButton(session.id, state.round, side, label))
     for side, roller in enumerate(state.rollers):
-        name = _raw_name(session, roller, 24)
+        # Whole Discord names (32 characters at most) fit every quick bet's label.
+        name = _raw_name(session, roller)
         for amount in QUICK_AMOUNTS:
             if amount == "all":
                 label = _("All in on {name}").format(name=name)

@@ -10,6 +10,12 @@ up to 8 seats and taller for more, one row per seat:
   seat does this round in words (house, rolls the d8, bet 10 on Ann, left);
 - right, the round: each roller with their die and chance to win, the tie that goes to
   the house, and the bets on each side; at the end, the winner and the final ranks.
+
+The alt text names every seat in full (names are at most 32 characters on Discord; a
+longer stored one is shortened at 40, as in the other games). Twelve long names and every
+bet do not fit Discord's 1,024 characters in every language: the text then names the
+rollers by number in the bets, and then leaves the names out of the round's matchup (each
+seat's role says who rolls and who is the house), before anything is cut.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import Picture, clip_alt_text
+from bot.pictures.picture import ALT_TEXT_LIMIT, Picture, clip_alt_text
 
 FILENAME = "table.png"
 WIDTH = 400
@@ -58,7 +64,13 @@ CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
 # Translators: a player's final place in the picture's standings (short: a narrow column).
 MEDALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 # Translators: what the round is doing now, at the picture's top right (short).
-PHASES = {"setup": N_("the house picks"), "betting": N_("bets open"), "finished": N_("game over")}
+PHASES = {
+    "setup": N_("the house picks"),
+    "betting": N_("bets open"),
+    "finished": N_("game over"),
+}
+# How long a name may be in the alt text (as the other games: Discord's are at most 32).
+ALT_NAME_LIMIT = 40
 
 
 def height_for(seats: int) -> int:
@@ -121,7 +133,14 @@ def _seat_order(view: Mapping[str, Any]) -> list[int]:
     return seats
 
 
-def _role(view: Mapping[str, Any], names: Sequence[str], seat: int) -> tuple[str, colours.RGB]:
+def _role(
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    seat: int,
+    by_number: bool = False,
+) -> tuple[str, colours.RGB]:
+    """What a seat does this round, in words (and its colour). ``by_number``: rollers as
+    "roller 1" / "roller 2" rather than by name (the alt text's shorter forms)."""
     player = view["players"][seat]
     if not player["active"]:
         # Translators: a seat's role in the picture: the player left the game.
@@ -134,15 +153,24 @@ def _role(view: Mapping[str, Any], names: Sequence[str], seat: int) -> tuple[str
         return _("house"), colours.ACCENT
     if seat in view["rollers"]:
         index = view["rollers"].index(seat)
+        die = _die(view["dice"][index])
+        if by_number:
+            # Translators: a seat's role in the alt text's shorter form, e.g. "roller 1,
+            # d8" (the bets then say "10 on roller 1").
+            return _("roller {number}, {die}").format(number=index + 1, die=die), colours.TEXT
         # Translators: a seat's role in the picture, e.g. "rolls d8".
-        return _("rolls {die}").format(die=_die(view["dice"][index])), colours.TEXT
+        return _("rolls {die}").format(die=die), colours.TEXT
     bet = next((b for b in view["bets"] if b["player"] == seat), None)
     if bet is not None:
+        amount = number(bet["amount"])
+        if by_number:
+            # Translators: a seat's bet in the alt text's shorter form, e.g. "10 on roller 1".
+            return _("{amount} on roller {number}").format(
+                amount=amount, number=bet["roller"] + 1
+            ), colours.GOOD
         backed = names[view["rollers"][bet["roller"]]]
         # Translators: a seat's bet in the picture, e.g. "10 on Ann".
-        return _("{amount} on {roller}").format(
-            amount=number(bet["amount"]), roller=backed
-        ), colours.GOOD
+        return _("{amount} on {roller}").format(amount=amount, roller=backed), colours.GOOD
     if seat in view["to_act"]:
         # Translators: a seat's role in the picture: this player has not bet yet.
         return _("to bet…"), colours.MUTED
@@ -150,7 +178,10 @@ def _role(view: Mapping[str, Any], names: Sequence[str], seat: int) -> tuple[str
 
 
 def _draw_seats(
-    image: Image.Image, view: Mapping[str, Any], names: Sequence[str], height: int
+    image: Image.Image,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    height: int,
 ) -> None:
     top = MARGIN + HEADER
     draw.paste_box(image, (MARGIN, top, MARGIN + LIST_WIDTH, height - MARGIN), 10, CARD,
@@ -274,16 +305,41 @@ def names_list(names: Sequence[str]) -> str:
 
 
 def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    """The table in words: the round, the matchup with its chances, every seat."""
-    short = [name if len(name) <= 24 else name[:23] + "…" for name in names]
+    """The table in words: the round, the matchup with its chances, every seat (or the
+    final standings). Every name in full: when that is longer than Discord keeps,
+    the rollers are named by number in the bets, then the matchup leaves out the names
+    (each seat's role says who rolls and who is the house), and only then is it cut."""
+    short = [
+        name if len(name) <= ALT_NAME_LIMIT else name[: ALT_NAME_LIMIT - 1] + "…" for name in names
+    ]
+    text = ""
+    for shorter in range(3):
+        text = _alt_text(view, short, shorter)
+        if len(text) <= ALT_TEXT_LIMIT:
+            return text
+    return clip_alt_text(text)
+
+
+def _alt_text(view: Mapping[str, Any], short: Sequence[str], shorter: int) -> str:
+    """The alt text in one of its forms: 0 in full, 1 with the bets naming the rollers by
+    number, 2 also without names in the matchup or a shared win's winners."""
     parts = []
     if view["phase"] == "finished":
         winners = view["result"]["winners"]
-        parts.append(
-            _("Weighted Dice, final standings: {winners} won.").format(
-                winners=names_list([short[s] for s in winners])
+        if shorter >= 2 and len(winners) > 1:
+            parts.append(
+                # Translators: the alt text's shorter form of a shared win; each winner's
+                # seat then says "(1st)".
+                _("Weighted Dice, final standings: {count} players share the win.").format(
+                    count=number(len(winners))
+                )
             )
-        )
+        else:
+            parts.append(
+                _("Weighted Dice, final standings: {winners} won.").format(
+                    winners=names_list([short[s] for s in winners])
+                )
+            )
     else:
         parts.append(
             _("Weighted Dice, round {round}, first to {target} points.").format(
@@ -291,33 +347,17 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
             )
         )
         if view["phase"] == "setup":
-            parts.append(
-                _("{house}, the house, picks the rollers.").format(house=short[view["house"]])
-            )
-        else:
-            odds = [_chance(o) for o in view["odds"]]
-            first, second = view["rollers"]
-            parts.append(
-                _(
-                    "{first} rolls a {first_die} ({first_chance} to win, bets {first_bets}) "
-                    "against {second} with a {second_die} ({second_chance}, bets "
-                    "{second_bets}); a tie ({tie_chance}) goes to the house, {house}."
-                ).format(
-                    first=short[first],
-                    first_die=_die(view["dice"][0]),
-                    first_chance=odds[0],
-                    first_bets=number(view["bet_totals"][0]),
-                    second=short[second],
-                    second_die=_die(view["dice"][1]),
-                    second_chance=odds[1],
-                    second_bets=number(view["bet_totals"][1]),
-                    tie_chance=odds[2],
-                    house=short[view["house"]],
+            if shorter >= 2:
+                parts.append(_("The house picks the rollers."))
+            else:
+                parts.append(
+                    _("{house}, the house, picks the rollers.").format(house=short[view["house"]])
                 )
-            )
+        else:
+            parts.append(_matchup(view, short, shorter))
     seats = []
     for seat in _seat_order(view):
-        role = _role(view, short, seat)[0]
+        role = _role(view, short, seat, by_number=shorter >= 1)[0]
         points = number(view["players"][seat]["points"])
         if role:
             # Translators: one seat in the picture's alt text: "Ann 42 (house)".
@@ -327,4 +367,32 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
         else:
             seats.append(f"{short[seat]} {points}")
     parts.append(_("Seats: {seats}.").format(seats="; ".join(seats)))
-    return clip_alt_text(" ".join(parts))
+    return " ".join(parts)
+
+
+def _matchup(view: Mapping[str, Any], short: Sequence[str], shorter: int) -> str:
+    """The round being bet on: each roller's die, chance and the bets on them, the tie."""
+    odds = [_chance(o) for o in view["odds"]]
+    first, second = view["rollers"]
+    fields = {
+        "first_die": _die(view["dice"][0]),
+        "first_chance": odds[0],
+        "first_bets": number(view["bet_totals"][0]),
+        "second_die": _die(view["dice"][1]),
+        "second_chance": odds[1],
+        "second_bets": number(view["bet_totals"][1]),
+        "tie_chance": odds[2],
+    }
+    if shorter >= 2:
+        # Translators: the alt text's shorter form of the round (the seats then say who
+        # is roller 1, roller 2 and the house).
+        return _(
+            "Roller 1 rolls a {first_die} ({first_chance} to win, bets {first_bets}) against "
+            "roller 2 with a {second_die} ({second_chance}, bets {second_bets}); a tie "
+            "({tie_chance}) goes to the house."
+        ).format(**fields)
+    return _(
+        "{first} rolls a {first_die} ({first_chance} to win, bets {first_bets}) "
+        "against {second} with a {second_die} ({second_chance}, bets "
+        "{second_bets}); a tie ({tie_chance}) goes to the house, {house}."
+    ).format(first=short[first], second=short[second], house=short[view["house"]], **fields)

@@ -44,7 +44,6 @@ from game_core.weighted_dice import (
 COLOUR = discord.Colour(palette.EMBED_RUNNING)
 COLOUR_FINISHED = discord.Colour(palette.EMBED_FINISHED)
 COLOUR_CANCELLED = discord.Colour(palette.EMBED_CANCELLED)
-NAME_LIMIT = 24
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
 TITLE_LIMIT = 256
@@ -67,10 +66,10 @@ def player_name(seat: int) -> str:
 
 
 def seat_names(seats: Sequence[Seat]) -> dict[int, str]:
-    """Seat → a display name safe inside markdown, short enough for every limit."""
+    """Seat → the display name as written (Discord's are at most 32 characters; a longer
+    stored one is shortened at ``bot.text.NAME_LIMIT``), safe inside markdown."""
     return {
-        seat.seat: escape(seat.display_name.strip() or player_name(seat.seat), NAME_LIMIT)
-        for seat in seats
+        seat.seat: escape(seat.display_name.strip() or player_name(seat.seat)) for seat in seats
     }
 
 

@@ -17,7 +17,9 @@ from bot.games import Seat, Session
 from bot.guild_settings import GuildSettings
 from bot.pictures import text as pictures_text
 from bot.pictures import worker as picture_worker
+from bot.pictures.picture import ALT_TEXT_LIMIT
 from bot.replies import known_error_message
+from cogs import weighted_picture
 from cogs.weighted_dice import BetModal, setup_panel_view, stop_note, table_view
 from cogs.weighted_render import (
     chance,
@@ -330,3 +332,72 @@ def test_the_longest_table_fits_discords_limits(
     assert len(picture.alt_text) <= 1024
     if not pseudo:
         assert "Parier sur" in buttons[0] and "manche 2" in (rendered.content or "")
+
+
+# Twelve seats named with 32 wide characters each (the longest a Discord display name gets).
+WIDE = ["田" * 30 + f"{seat:02d}" for seat in range(12)]
+
+
+def twelve_seats(phase: str, **fields: Any) -> dict[str, Any]:
+    """The public view of a twelve-seat table with three-digit points everywhere."""
+    state = wd.WeightedDiceState(
+        n_players=12,
+        scores=[299] * 12,
+        active=[True] * 12,
+        house=0,
+        phase=phase,
+        target=300,
+        round=999,
+        rounds_played=998,
+        **fields,
+    )
+    return wd.public_view(state)
+
+
+def longest_tables() -> list[tuple[str, dict[str, Any]]]:
+    """Every state of a twelve-seat table whose alt text names every seat, at its longest:
+    the house picking, nine bets of 299 in, a twelve-way shared win."""
+    bets = [wd.PlacedBet(player=seat, roller=seat % 2, amount=299) for seat in range(3, 12)]
+    betting = twelve_seats("betting", rollers=[1, 2], dice=[20, 20], bets=bets)
+    return [
+        ("setup", twelve_seats("setup")),
+        ("betting", betting),
+        ("shared win", twelve_seats("finished", end_reason="normal")),
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "es", "fr"])
+def test_twelve_names_of_32_wide_characters_stay_whole_in_the_alt_text(language: str) -> None:
+    with i18n.use(language):
+        for state, view in longest_tables():
+            alt = weighted_picture.alt_text(view, WIDE)
+            assert len(alt) <= ALT_TEXT_LIMIT, (state, len(alt))
+            # Every name whole, each seat listed: nothing was cut to fit.
+            assert all(name in alt for name in WIDE), (state, alt)
+            assert alt.endswith("."), (state, alt)
+
+
+def test_a_table_too_long_for_the_alt_text_names_the_rollers_by_number() -> None:
+    bets = [wd.PlacedBet(player=seat, roller=seat % 2, amount=299) for seat in range(3, 12)]
+    view = twelve_seats("betting", rollers=[1, 2], dice=[20, 20], bets=bets)
+    # Short names: the full form, the bets naming the roller they back.
+    with i18n.use("es"):
+        short = weighted_picture.alt_text(view, [f"P{seat}" for seat in range(12)])
+    assert "P3 299 (299 por P2);" in short and "P1 lanza un d20" in short
+    # Twelve names of 32: the bets name the rollers by number, the seats say which is which.
+    with i18n.use("es"):
+        alt = weighted_picture.alt_text(view, WIDE)
+    assert f"{WIDE[1]} lanza un d20" in alt
+    assert f"{WIDE[1]} 299 (lanzador 1, d20); {WIDE[2]} 299 (lanzador 2, d20);" in alt
+    assert f"{WIDE[3]} 299 (299 por el lanzador 2);" in alt
+    # Older stored names of up to 40 (Discord's are 32 now): the matchup leaves the names
+    # to the seats too.
+    longest = ["W" * 38 + f"{seat:02d}" for seat in range(12)]
+    alt = weighted_picture.alt_text(view, longest)
+    assert len(alt) <= ALT_TEXT_LIMIT and all(name in alt for name in longest)
+    assert alt.startswith(
+        "Weighted Dice, round 999, first to 300 points. Roller 1 rolls a d20 (48% to win, "
+        "bets 1,196) against roller 2 with a d20 (48%, bets 1,495); a tie (5%) goes to the "
+        "house. Seats: "
+    )
+    assert f"{longest[0]} 299 (house); {longest[1]} 299 (roller 1, d20);" in alt

@@ -169,11 +169,14 @@ def test_every_reason_reads_as_what_happened() -> None:
 
 
 def test_names_cannot_format_or_mention() -> None:
-    names = seat_names(seats(["**bold**", "@everyone", "a" * 40, "", "Yann", "Zora"]))
+    full = "Ｗ" * 30 + "-1"  # 32 characters, as long as a Discord display name gets
+    names = seat_names(seats(["**bold**", "@everyone", full, "", "Yann", "a" * 100]))
     assert names[0] == r"\*\*bold\*\*"
     assert "@everyone" not in names[1]
-    assert len(names[2]) == 24 and names[2].endswith("…")
+    assert names[2] == full  # shown as written
     assert names[3] == "Player 4"
+    # A longer stored name (a join kept 100) is shortened, as in the other games.
+    assert names[5] == "a" * 39 + "…"
 
 
 def test_a_full_table_fits_discords_limits() -> None:

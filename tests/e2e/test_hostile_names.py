@@ -12,6 +12,9 @@ from typing import Any
 from fakediscord import FakeDiscord, Player
 from knucklebones_support import press_column, start_duel
 
+from bot.clock import ManualClock
+from bot.text import escape
+
 NICK = "**bold**__ @everyone"
 ESCAPED = "\\*\\*bold\\*\\*\\_\\_ @\u200beveryone"
 
@@ -93,6 +96,55 @@ async def test_weighted_dice_shows_a_markdown_nickname_as_written(
     await fake_discord.wait_for(lambda: bool(lobby.attachments), what="the table")
     assert NICK in (lobby.attachment("table.png").description or "")
     assert check_names_escaped(fake_discord) >= 2
+
+
+# Discord display names are at most 32 characters: Weighted Dice shows them whole too.
+LONG_NAMES = [
+    "@everyone @here hello everyone!!",
+    "田中" * 16,
+    "**__" * 8,
+    "Ｗｉｄｅ" * 8,
+    "x" * 31 + "🎲",
+]
+
+
+async def test_weighted_dice_shows_32_character_names_in_full(
+    running_bot, fake_discord: FakeDiscord, clock: ManualClock, make_member
+) -> None:
+    players = [await make_member(f"p{index}", nick=nick) for index, nick in enumerate(LONG_NAMES)]
+    lobby = (await players[0].slash("weighted new")).message
+    assert lobby is not None
+    for player in players[1:]:
+        await player.click(lobby, "Join")
+    await fake_discord.wait_for(lambda: "Players (5/12)" in lobby.text(), what="five seats")
+    await players[0].click(lobby, "Start")
+    await fake_discord.wait_for(lambda: bool(lobby.attachments), what="the table")
+    shown = [escape(name) for name in LONG_NAMES]
+    assert any(
+        lobby.content == f"🎲 **Weighted Dice**, round 1: **{name}**, the house, picks the rollers."
+        for name in shown
+    ), lobby.content
+    alt = lobby.attachment("table.png").description or ""
+    assert all(name in alt for name in LONG_NAMES), alt
+    assert alt.count("…") == alt.count("(to bet…)"), alt  # no name was cut
+
+    # The house takes too long: the bot picks two rollers, and the line names both whole.
+    clock.advance(61)
+    await fake_discord.wait_for(lambda: "place your bets" in lobby.content, what="betting")
+    rollers = [name for name in shown if f"**{name}** (d" in lobby.content]
+    assert len(rollers) == 2, lobby.content
+    alt = lobby.attachment("table.png").description or ""
+    assert all(name in alt for name in LONG_NAMES), alt
+    assert alt.count("…") == alt.count("(to bet…)"), alt  # no name was cut
+    assert "@everyone" not in lobby.content and len(lobby.content) <= 2000
+    check_names_escaped_long(fake_discord)
+
+
+def check_names_escaped_long(fake: FakeDiscord) -> None:
+    """No message text of the game pings: ``@everyone`` and ``@here`` only escaped."""
+    for record in fake.requests:
+        for text in texts_of(record.body):
+            assert "@everyone" not in text and "@here" not in text, text
 
 
 async def test_a_rematch_chain_names_a_markdown_nickname_as_written(
