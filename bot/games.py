@@ -174,6 +174,16 @@ def cancel_reason(events: list[Event]) -> str | None:
     return None
 
 
+def stopped_text(reason: str | None) -> str:
+    """What a stopped game's picture says in its alt text instead of whose turn it is:
+    one sentence, with ``reason`` (from ``cancel_reason``, already translated) when known."""
+    if reason is None:
+        return _("The game was stopped; no result counts.")
+    # Translators: a stopped game's picture, read aloud in place of whose turn it is;
+    # {reason} is why, e.g. "stopped by an admin".
+    return _("The game was {reason}; no result counts.").format(reason=reason)
+
+
 @dataclass(frozen=True)
 class ShowContext:
     """What a render may use besides the stored session."""

@@ -216,8 +216,10 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
             return " · " + _("{side}, attacking").format(side=side)
         return " · " + _("{side}, defending").format(side=side)
 
-    def picture(self, view: dict[str, Any], names: Sequence[str]) -> Picture | None:
-        return duel_picture.render_duel(view, names)
+    def picture(
+        self, view: dict[str, Any], names: Sequence[str], stopped: str | None = None
+    ) -> Picture | None:
+        return duel_picture.render_duel(view, names, stopped)
 
     def seat_details(self, view: dict[str, Any], seat: int) -> list[str]:
         charges = view.get("charges")

@@ -73,28 +73,39 @@ def _card_box(player: int) -> tuple[int, int, int, int]:
     return left, CARD_TOP, left + CARD_WIDTH, CARD_BOTTOM
 
 
-def render_duel(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
-    """The duel for ``public_view`` and the players' display names (player 0 is Tau)."""
+def render_duel(
+    view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None
+) -> Picture:
+    """The duel for ``public_view`` and the players' display names (player 0 is Tau).
+    ``stopped`` is the sentence for a game stopped without a result (``bot.games.
+    stopped_text``): the duel is drawn as it stood, with no turn to come."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     result = view.get("result")
     winners = set(result["winners"]) if result else set()
     last = view.get("last_turn")
+    halted = stopped is not None and not result
     for player in (0, 1):
-        _draw_card(image, view, names, player, player in winners)
-        _draw_exchange(image, view, names, player, last)
+        _draw_card(image, view, names, player, player in winners, halted)
+        _draw_exchange(image, view, names, player, last, halted)
     _draw_functions_left(image, view)
     return Picture(
         png=draw.encode(image),
-        alt_text=alt_text(view, names),
+        alt_text=alt_text(view, names, stopped),
         filename=FILENAME,
         width=WIDTH,
         height=HEIGHT,
     )
 
 
-def _role_line(view: Mapping[str, Any], player: int) -> tuple[str, colours.RGB]:
+def _role_line(
+    view: Mapping[str, Any], player: int, halted: bool = False
+) -> tuple[str, colours.RGB]:
     if view.get("result"):
         return role_name(player), colours.MUTED
+    if halted:
+        # Translators: picture, a player's side in a game stopped without a result,
+        # such as "Tau · stopped".
+        return _("{side} · stopped").format(side=role_name(player)), colours.MUTED
     turn = number(view["turn"])
     if view["attacker"] == player:
         # Translators: picture, a player's side and role, such as "Tau · attacks on turn 3".
@@ -105,7 +116,12 @@ def _role_line(view: Mapping[str, Any], player: int) -> tuple[str, colours.RGB]:
 
 
 def _draw_card(
-    image: Image.Image, view: Mapping[str, Any], names: Sequence[str], player: int, won: bool
+    image: Image.Image,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    player: int,
+    won: bool,
+    halted: bool = False,
 ) -> None:
     left, top, right, bottom = _card_box(player)
     outline = colours.GOLD if won else None
@@ -113,7 +129,7 @@ def _draw_card(
     inner, width = left + 10, right - left - 20
     pictures_text.draw_text(image, (inner, top + 18), names[player], 17, colours.TEXT, CARD,
                             weight="bold", max_width=width)  # fmt: skip
-    role, ink = _role_line(view, player)
+    role, ink = _role_line(view, player, halted)
     if won:
         # Translators: picture, the winner's card ("Tau" or "Kaon").
         role, ink = _("★ {side} wins").format(side=role_name(player)), colours.GOLD
@@ -145,13 +161,18 @@ def _draw_exchange(
     names: Sequence[str],
     player: int,
     last: Mapping[str, Any] | None,
+    halted: bool = False,
 ) -> None:
     left = _card_box(player)[0]
     right = left + CARD_WIDTH
     draw.paste_box(image, (left, EXCHANGE_TOP, right, EXCHANGE_BOTTOM), 10, CARD, BACKGROUND)
     inner, width = left + 10, CARD_WIDTH - 20
     if last is None:
-        line = _("Turn 1: Tau attacks first") if player == 0 else _("no exchange yet")
+        if halted:
+            # Translators: picture, a game stopped before its first exchange.
+            line = _("no exchange")
+        else:
+            line = _("Turn 1: Tau attacks first") if player == 0 else _("no exchange yet")
         pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 18), line, 13, colours.MUTED,
                                 CARD, max_width=width)  # fmt: skip
         return
@@ -227,8 +248,9 @@ def _draw_functions_left(image: Image.Image, view: Mapping[str, Any]) -> None:
                                     colours.MUTED, BACKGROUND)  # fmt: skip
 
 
-def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
-    """Hit points, the last exchange and the functions left, in words."""
+def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None) -> str:
+    """Hit points, the last exchange and the functions left, in words; whose attack comes
+    next, or for a game stopped without a result the ``stopped`` sentence."""
     short = [name if len(name) <= 40 else name[:39] + "…" for name in names]
     parts = [_("Dimension Duel") + "."]
     for player in (0, 1):
@@ -290,6 +312,8 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
             if winners
             else _("Both fell: a draw.")
         )
+    elif stopped is not None:
+        parts.append(stopped)
     else:
         parts.append(
             _("Turn {turn}: {player} attacks.").format(

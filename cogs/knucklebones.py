@@ -57,6 +57,7 @@ from bot.games import (
     Step,
     StepContext,
     cancel_reason,
+    stopped_text,
 )
 from bot.guild_settings import GuildSettings
 from bot.i18n import N_, _, ngettext, number
@@ -705,15 +706,23 @@ class KnucklebonesCog(
         clock = render.Clock(
             turn_due_at=table.turn_due_at, warned=table.warned_turn == table.engine.turn
         )
-        # The picture thread does not inherit this task's language: it is passed along.
-        picture = await picture_worker.draw(render.render_board, view, players, i18n.current())
+        cancelled = session.status == "cancelled"
+        reason = (cancel_reason(events or []) or _(STOPPED_BEFORE_THE_END)) if cancelled else None
+        # The picture thread does not inherit this task's language: it is passed along. A
+        # stopped game's board shows it as it stood, with nobody to move.
+        picture = await picture_worker.draw(
+            render.render_board,
+            view,
+            players,
+            i18n.current(),
+            None if reason is None else stopped_text(reason),
+        )
         content = render.status_line(view, players, clock, ai_level=table.ai_level)
         buttons: discord.ui.View | None = None
-        if session.status == "cancelled":
-            reason = cancel_reason(events or []) or STOPPED_BEFORE_THE_END
+        if reason is not None:
             # Translators: {reason} says how the game ended, e.g. "stopped by an admin".
             content = _("🛑 This Knucklebones game was {reason}; no result counts.").format(
-                reason=_(reason)
+                reason=reason
             )
         elif session.is_open:
             mover_is_ai = view["current_player"] == table.ai_seat

@@ -335,8 +335,12 @@ def sprites() -> _Sprites:
 # ---------------------------------------------------------------------------------------
 
 
-def render_board(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
-    """The board for the engine's ``public_view`` and the two players' display names."""
+def render_board(
+    view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None
+) -> Picture:
+    """The board for the engine's ``public_view`` and the two players' display names.
+    ``stopped`` is the sentence for a game stopped without a result (``bot.games.
+    stopped_text``): the board is drawn as it stood, with nobody to move."""
     drawn = sprites()
     canvas = IndexedCanvas(drawn.palette, drawn.base)
     boards: list[list[list[int]]] = view["boards"]
@@ -349,7 +353,7 @@ def render_board(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
         if finished and seat in winners:
             frame = drawn.frames["card", seat, "win"]
             canvas.paste(frame, _frame_origin(_card_frame_box(seat)))
-        elif not finished and mover == seat:
+        elif not finished and stopped is None and mover == seat:
             frame = drawn.frames["card", seat, "move"]
             canvas.paste(frame, _frame_origin(_card_frame_box(seat)))
         for column in range(COLUMNS):
@@ -377,11 +381,11 @@ def render_board(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
                 for slot in range(len(faces), min(SLOTS, len(faces) + len(last["removed"]))):
                     left, top = die_box(seat, column, slot)[:2]
                     canvas.paste(drawn.dice["ghost"], (left, top))
-        _draw_card(canvas, view, names, seat)
+        _draw_card(canvas, view, names, seat, stopped is not None)
     _draw_band(canvas, view)
     return Picture(
         png=canvas.png(),
-        alt_text=alt_text(view, names),
+        alt_text=alt_text(view, names, stopped),
         filename=FILENAME,
         width=WIDTH,
         height=HEIGHT,
@@ -393,7 +397,11 @@ def _frame_origin(box: tuple[int, int, int, int]) -> tuple[int, int]:
 
 
 def _draw_card(
-    canvas: IndexedCanvas, view: Mapping[str, Any], names: Sequence[str], seat: int
+    canvas: IndexedCanvas,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    seat: int,
+    stopped: bool = False,
 ) -> None:
     left, top, right, bottom = CARDS[seat]
     finished = bool(view.get("finished"))
@@ -413,6 +421,11 @@ def _draw_card(
                 colours.MUTED, CARD, anchor="ls",
                 max_width=rolled_left - 4 - (inner + drawn + 6))  # fmt: skip
     status_y = top + 47
+    if stopped and not finished:
+        # Translators: drawn on both players' cards of a game stopped without a result.
+        canvas.text((inner, status_y), _("■ stopped"), LABEL_SIZE, colours.MUTED, CARD,
+                    weight="bold", max_width=right - inner - 10)  # fmt: skip
+        return
     if not finished:
         if view.get("current_player") == seat:
             # Translators: drawn on the card of the player who places the rolled die.
@@ -544,9 +557,10 @@ def _last_move_text(last: Mapping[str, Any], short: Sequence[str]) -> str:
     ).format(**fields)
 
 
-def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None) -> str:
     """The board in words: each player's columns (first die first) with their scores,
-    whose turn and the die, the last move."""
+    whose turn and the die (or, for a game stopped without a result, the ``stopped``
+    sentence), the last move."""
     short = [name if len(name) <= 40 else name[:39] + "…" for name in names]
     parts = [_("Knucklebones board, turn {turn}.").format(turn=number(view["turn"]))]
     for seat in (0, 1):
@@ -567,6 +581,8 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
             parts.append(_("The game is a draw."))
         else:
             parts.append(_("{player} wins.").format(player=short[winners[0]]))
+    elif stopped is not None:
+        parts.append(stopped)
     else:
         parts.append(
             _("{player} to place a {face}.").format(

@@ -58,16 +58,20 @@ class Clock:
 
 
 def render_board(
-    view: Mapping[str, Any], players: Sequence[Player], language: str | None = None
+    view: Mapping[str, Any],
+    players: Sequence[Player],
+    language: str | None = None,
+    stopped: str | None = None,
 ) -> Picture:
     """The board picture with its alt text (the text form of both grids), its words in
     ``language`` (the current one when None). The picture thread does not inherit the
-    caller's language, so a caller handing this to it passes the language along."""
+    caller's language, so a caller handing this to it passes the language along.
+    ``stopped``: the sentence for a game stopped without a result (nobody is to move)."""
     names = [player.name for player in players]
     if language is None:
-        return knucklebones_picture.render_board(view, names)
+        return knucklebones_picture.render_board(view, names, stopped)
     with i18n.use(language):
-        return knucklebones_picture.render_board(view, names)
+        return knucklebones_picture.render_board(view, names, stopped)
 
 
 def warm_up() -> None:

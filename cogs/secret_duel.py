@@ -62,6 +62,7 @@ from bot.games import (
     Step,
     StepContext,
     cancel_reason,
+    stopped_text,
 )
 from bot.i18n import N_, _, list_of, number, pgettext
 from bot.pictures import palette
@@ -326,10 +327,14 @@ class SecretDuelGame(ABC, Generic[StateT]):
         """Extra public lines under a player's bar (e.g. functions left)."""
         return []
 
-    def picture(self, view: dict[str, Any], names: Sequence[str]) -> Picture | None:
+    def picture(
+        self, view: dict[str, Any], names: Sequence[str], stopped: str | None = None
+    ) -> Picture | None:
         """The game as a picture (drawn on the picture thread, from the public view and the
         raw display names), or None for a game shown in words only. A game with a picture
-        leaves the bars and seat details to it and its alt text."""
+        leaves the bars and seat details to it and its alt text. ``stopped`` is the
+        sentence for a game stopped without a result: it is drawn as it stood, with no
+        turn to come, and the alt text says so instead of whose turn it is."""
         return None
 
     @property
@@ -706,7 +711,12 @@ class SecretDuelHandler(Generic[StateT]):
             parsed = self.parse(session)
             assert parsed is not None
             view = self.rules.public_view(parsed[0])
-            picture = await picture_worker.draw(self.rules.picture, view, self.names(session))
+            picture = await picture_worker.draw(
+                self.rules.picture,
+                view,
+                self.names(session),
+                self.stopped_sentence(session, parsed[1], context.events),
+            )
         return self.render_public(
             session,
             cancelled_because=cancel_reason(context.events),
@@ -977,6 +987,18 @@ class SecretDuelHandler(Generic[StateT]):
             "view": buttons,
             "allowed_mentions": discord.AllowedMentions.none(),
         }
+
+    def stopped_sentence(self, session: Session, ui: UiState, events: list[Event]) -> str | None:
+        """What the picture of a game stopped without a result says instead of whose turn
+        it is (None for a game that is not stopped)."""
+        if session.status != "cancelled":
+            return None
+        if ui.ended == "abandoned":
+            return _(
+                "Neither player locked in before the time ran out, so the game is abandoned; "
+                "no result counts."
+            )
+        return stopped_text(cancel_reason(events))
 
     def headline(self, session: Session) -> str:
         a, b = session.user_of(0), session.user_of(1)

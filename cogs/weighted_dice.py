@@ -65,6 +65,7 @@ from bot.games import (
     Step,
     StepContext,
     cancel_reason,
+    stopped_text,
 )
 from bot.i18n import N_, _, current, ngettext, number, pgettext
 from bot.pictures import worker as picture_worker
@@ -213,6 +214,33 @@ def stop_note(events: list[Event]) -> str | None:
     # Translators: {reason} is why a game ended, e.g. "stopped by an admin".
     return _("🛑 This game was {reason}; no result was recorded.").format(
         reason=cancel_reason(events)
+    )
+
+
+def stopped_sentence(session: Session, events: list[Event]) -> str | None:
+    """What the picture of a table stopped without a result says instead of what the
+    round is doing (None for a table that is not stopped)."""
+    if session.status != "cancelled":
+        return None
+    stored = next(
+        (
+            str(event["reason"])
+            for event in events
+            if event.get("type") == "cancelled" and isinstance(event.get("reason"), str)
+        ),
+        "",
+    )
+    ended_by = re.fullmatch(r"ended by ([0-9]{1,20})", stored)
+    if ended_by is None:
+        return stopped_text(cancel_reason(events))
+    seat = session.seat_of(int(ended_by.group(1)))
+    if seat is None:
+        # Translators: a stopped table's picture, read aloud; only its host or someone
+        # with Manage Server can end a game.
+        return _("A server manager ended the game; no result counts.")
+    # Translators: a stopped table's picture, read aloud; {player} is a name as written.
+    return _("{player} ended the game; no result counts.").format(
+        player=session.user_of(seat).display_name
     )
 
 
@@ -1066,7 +1094,13 @@ class WeightedDice(
             # more than eight seats is taller (up to 348 px for twelve); as an attachment
             # every size shows whole, above the embed, like every game's picture.
             # The picture thread does not see this task's language: it is passed along.
-            picture = await picture_worker.draw(table_picture, state, session.seats, current())
+            picture = await picture_worker.draw(
+                table_picture,
+                state,
+                session.seats,
+                current(),
+                stopped_sentence(session, context.events),
+            )
             fields["attachments"] = [picture.file()]
         return fields
 

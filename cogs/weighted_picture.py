@@ -9,7 +9,8 @@ up to 8 seats and taller for more, one row per seat:
 - left, the seats: name, a bar of points toward the target with the number, and what the
   seat does this round in words (house, rolls the d8, bet 10 on Ann, left);
 - right, the round: each roller with their die and chance to win, the tie that goes to
-  the house, and the bets on each side; at the end, the winner and the final ranks.
+  the house, and the bets on each side; at the end, the winner and the final ranks; for a
+  game stopped without a result, that it stopped.
 
 The alt text names every seat in full (names are at most 32 characters on Discord; a
 longer stored one is shortened at 40, as in the other games). Twelve long names and every
@@ -68,6 +69,8 @@ PHASES = {
     "setup": N_("the house picks"),
     "betting": N_("bets open"),
     "finished": N_("game over"),
+    # Translators: at the picture's top right, a game stopped without a result (short).
+    "stopped": N_("stopped"),
 }
 # How long a name may be in the alt text (as the other games: Discord's are at most 32).
 ALT_NAME_LIMIT = 40
@@ -94,12 +97,17 @@ def _rank(rank: int) -> str:
     return _("{rank}th").format(rank=number(rank))
 
 
-def render_table(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
-    """The table for ``public_view`` and the seats' display names (seat order)."""
+def render_table(
+    view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None
+) -> Picture:
+    """The table for ``public_view`` and the seats' display names (seat order).
+    ``stopped`` is the sentence for a game stopped without a result (``bot.games.
+    stopped_text``): the table is drawn as it stood, with nothing more to come."""
     seats = view["n_players"]
     height = height_for(seats)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     finished = view["phase"] == "finished"
+    halted = stopped is not None and not finished
     heading = (
         _("Final standings")
         if finished
@@ -107,17 +115,20 @@ def render_table(view: Mapping[str, Any], names: Sequence[str]) -> Picture:
             round=number(view["round"]), target=number(view["target"])
         )
     )
-    phase = PHASES[view["phase"]]
+    phase = PHASES["stopped" if halted else view["phase"]]
     pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, 15, colours.TEXT, BACKGROUND,
                             weight="bold", max_width=LIST_WIDTH)  # fmt: skip
     pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(phase), 13,
                             colours.MUTED, BACKGROUND, anchor="rm",
                             max_width=WIDTH - PANEL_LEFT)  # fmt: skip
-    _draw_seats(image, view, names, height)
-    _draw_round(image, view, names, height)
+    _draw_seats(image, view, names, height, halted)
+    if halted:
+        _draw_stopped(image, view, height)
+    else:
+        _draw_round(image, view, names, height)
     return Picture(
         png=draw.encode(image),
-        alt_text=alt_text(view, names),
+        alt_text=alt_text(view, names, stopped),
         filename=FILENAME,
         width=WIDTH,
         height=height,
@@ -137,10 +148,12 @@ def _role(
     view: Mapping[str, Any],
     names: Sequence[str],
     seat: int,
+    halted: bool = False,
     by_number: bool = False,
 ) -> tuple[str, colours.RGB]:
-    """What a seat does this round, in words (and its colour). ``by_number``: rollers as
-    "roller 1" / "roller 2" rather than by name (the alt text's shorter forms)."""
+    """What a seat does this round, in words (and its colour). ``halted``: the game was
+    stopped, so nobody is still to bet. ``by_number``: rollers as "roller 1" / "roller 2"
+    rather than by name (the alt text's shorter forms)."""
     player = view["players"][seat]
     if not player["active"]:
         # Translators: a seat's role in the picture: the player left the game.
@@ -171,7 +184,7 @@ def _role(
         backed = names[view["rollers"][bet["roller"]]]
         # Translators: a seat's bet in the picture, e.g. "10 on Ann".
         return _("{amount} on {roller}").format(amount=amount, roller=backed), colours.GOOD
-    if seat in view["to_act"]:
+    if seat in view["to_act"] and not halted:
         # Translators: a seat's role in the picture: this player has not bet yet.
         return _("to bet…"), colours.MUTED
     return "", colours.MUTED
@@ -182,6 +195,7 @@ def _draw_seats(
     view: Mapping[str, Any],
     names: Sequence[str],
     height: int,
+    halted: bool = False,
 ) -> None:
     top = MARGIN + HEADER
     draw.paste_box(image, (MARGIN, top, MARGIN + LIST_WIDTH, height - MARGIN), 10, CARD,
@@ -198,7 +212,7 @@ def _draw_seats(
                  colours.GOLD, colours.RAISED, CARD)  # fmt: skip
         pictures_text.draw_text(image, (BAR_LEFT + BAR_WIDTH + 5, y), number(points), 13,
                                 colours.TEXT, CARD, weight="bold")  # fmt: skip
-        role, role_ink = _role(view, names, seat)
+        role, role_ink = _role(view, names, seat, halted)
         if role:
             role_left = BAR_LEFT + BAR_WIDTH + 32
             pictures_text.draw_text(image, (role_left, y), role, 12, role_ink, CARD,
@@ -266,6 +280,29 @@ def _draw_round(
                                 max_width=width)  # fmt: skip
 
 
+def _draw_stopped(image: Image.Image, view: Mapping[str, Any], height: int) -> None:
+    """The round panel of a game stopped without a result: that it stopped, after how
+    many rounds."""
+    left, right = PANEL_LEFT, WIDTH - MARGIN
+    top = MARGIN + HEADER
+    draw.paste_box(image, (left, top, right, height - MARGIN), 10, CARD, BACKGROUND)
+    inner, width = left + 10, right - left - 20
+    # Translators: the picture's narrow panel for a game stopped without a result:
+    # "■ Stopped", then "no result counts" (wrapped, 3 lines at most).
+    pictures_text.draw_text(image, (inner, top + 18), _("■ Stopped"), 14, colours.TEXT, CARD,
+                            weight="bold", max_width=width)  # fmt: skip
+    lines = pictures_text.wrap(_("no result counts"), 13, width, max_lines=3)
+    for index, words in enumerate(lines):
+        pictures_text.draw_text(image, (inner, top + 40 + 18 * index), words, 13, colours.MUTED,
+                                CARD, max_width=width)  # fmt: skip
+    played = view["rounds_played"]
+    rounds = ngettext("{rounds} round played", "{rounds} rounds played", played).format(
+        rounds=number(played)
+    )
+    pictures_text.draw_text(image, (inner, top + 44 + 18 * len(lines)), rounds, 12,
+                            colours.MUTED, CARD, max_width=width)  # fmt: skip
+
+
 def _draw_winners(
     image: Image.Image,
     view: Mapping[str, Any],
@@ -304,9 +341,10 @@ def names_list(names: Sequence[str]) -> str:
     return _("{others} and {last}").format(others=", ".join(names[:-1]), last=names[-1])
 
 
-def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
+def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None) -> str:
     """The table in words: the round, the matchup with its chances, every seat (or the
-    final standings). Every name in full: when that is longer than Discord keeps,
+    final standings; or, for a game stopped without a result, the ``stopped`` sentence and
+    every seat as it stood). Every name in full: when that is longer than Discord keeps,
     the rollers are named by number in the bets, then the matchup leaves out the names
     (each seat's role says who rolls and who is the house), and only then is it cut."""
     short = [
@@ -314,16 +352,19 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str]) -> str:
     ]
     text = ""
     for shorter in range(3):
-        text = _alt_text(view, short, shorter)
+        text = _alt_text(view, short, stopped, shorter)
         if len(text) <= ALT_TEXT_LIMIT:
             return text
     return clip_alt_text(text)
 
 
-def _alt_text(view: Mapping[str, Any], short: Sequence[str], shorter: int) -> str:
+def _alt_text(
+    view: Mapping[str, Any], short: Sequence[str], stopped: str | None, shorter: int
+) -> str:
     """The alt text in one of its forms: 0 in full, 1 with the bets naming the rollers by
     number, 2 also without names in the matchup or a shared win's winners."""
     parts = []
+    halted = stopped is not None and view["phase"] != "finished"
     if view["phase"] == "finished":
         winners = view["result"]["winners"]
         if shorter >= 2 and len(winners) > 1:
@@ -346,7 +387,10 @@ def _alt_text(view: Mapping[str, Any], short: Sequence[str], shorter: int) -> st
                 round=number(view["round"]), target=number(view["target"])
             )
         )
-        if view["phase"] == "setup":
+        if halted:
+            assert stopped is not None
+            parts.append(stopped)
+        elif view["phase"] == "setup":
             if shorter >= 2:
                 parts.append(_("The house picks the rollers."))
             else:
@@ -357,7 +401,7 @@ def _alt_text(view: Mapping[str, Any], short: Sequence[str], shorter: int) -> st
             parts.append(_matchup(view, short, shorter))
     seats = []
     for seat in _seat_order(view):
-        role = _role(view, short, seat, by_number=shorter >= 1)[0]
+        role = _role(view, short, seat, halted, by_number=shorter >= 1)[0]
         points = number(view["players"][seat]["points"])
         if role:
             # Translators: one seat in the picture's alt text: "Ann 42 (house)".

@@ -80,12 +80,20 @@ def picture_names(seats: Sequence[Seat]) -> list[str]:
     return [seat.display_name.strip() or player_name(seat.seat) for seat in ordered]
 
 
-def table_picture(table: TableState, seats: Sequence[Seat], language: str | None = None) -> Picture:
+def table_picture(
+    table: TableState,
+    seats: Sequence[Seat],
+    language: str | None = None,
+    stopped: str | None = None,
+) -> Picture:
     """The table as a picture (``cogs.weighted_picture``), alt text included, in
     ``language`` (the caller's current one by default). The picture thread does not see
-    the caller's language, so the cog passes it along."""
+    the caller's language, so the cog passes it along. ``stopped``: the sentence for a
+    game stopped without a result (drawn as it stood, nothing more to come)."""
     with i18n.use(language or i18n.current()):
-        return weighted_picture.render_table(public_view(table.engine), picture_names(seats))
+        return weighted_picture.render_table(
+            public_view(table.engine), picture_names(seats), stopped
+        )
 
 
 def die(sides: int) -> str:

@@ -13,10 +13,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import i18n
+from bot.games import stopped_text
 from bot.pictures import contrast, text
 from bot.pictures import palette as colours
 from bot.pictures.picture import ALT_TEXT_LIMIT, Picture
 from cogs import duel_picture, knucklebones_picture, odds_figures, odds_render, weighted_picture
+from cogs.admin import CANCEL_REASON
 from game_core import dimension_duel as dd
 from game_core import weighted_dice as wd
 
@@ -194,3 +197,43 @@ def test_a_twelve_seat_table_grows_to_fit_every_seat() -> None:
     assert picture.height == weighted_picture.height_for(12) > 300
     assert {f"Player {n}" for n in range(12)} <= {piece.text for piece in drawn}
     assert all(piece.box[3] <= picture.height - weighted_picture.MARGIN for piece in drawn)
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_a_stopped_games_picture_says_so_instead_of_whose_turn_it_is(language: str) -> None:
+    """After /dicebot cancel or /weighted end, each picture is drawn as the game stood:
+    nobody to move, and its alt text says it was stopped, in the game's language."""
+    names = ("Ann", "Bob")
+    with i18n.use(language):
+        stopped = stopped_text(i18n._(CANCEL_REASON))
+        board = screenshots._knucklebones(9, 7)
+        turn = i18n._("{player} to place a {face}.").format(
+            player=names[board["current_player"]], face=i18n.number(board["die"])
+        )
+        duel = screenshots._duel(3, 1)
+        attack = i18n._("Turn {turn}: {player} attacks.").format(
+            turn=i18n.number(duel["turn"]), player=names[duel["attacker"]]
+        )
+        table = screenshots._weighted("setup", 4)
+        seats = list(screenshots.TABLE)
+        house = i18n._("{house}, the house, picks the rollers.").format(house=seats[table["house"]])
+        for running, halted, announced in (
+            (
+                knucklebones_picture.render_board(board, names),
+                knucklebones_picture.render_board(board, names, stopped),
+                turn,
+            ),
+            (
+                duel_picture.render_duel(duel, names),
+                duel_picture.render_duel(duel, names, stopped),
+                attack,
+            ),
+            (
+                weighted_picture.render_table(table, seats),
+                weighted_picture.render_table(table, seats, stopped),
+                house,
+            ),
+        ):
+            assert announced in running.alt_text
+            assert announced not in halted.alt_text and stopped in halted.alt_text
+            assert halted.png != running.png

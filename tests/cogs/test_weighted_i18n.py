@@ -354,23 +354,26 @@ def twelve_seats(phase: str, **fields: Any) -> dict[str, Any]:
     return wd.public_view(state)
 
 
-def longest_tables() -> list[tuple[str, dict[str, Any]]]:
+def longest_tables() -> list[tuple[str, dict[str, Any], str | None]]:
     """Every state of a twelve-seat table whose alt text names every seat, at its longest:
-    the house picking, nine bets of 299 in, a twelve-way shared win."""
+    the house picking, nine bets of 299 in, a twelve-way shared win, stopped mid-round."""
     bets = [wd.PlacedBet(player=seat, roller=seat % 2, amount=299) for seat in range(3, 12)]
     betting = twelve_seats("betting", rollers=[1, 2], dice=[20, 20], bets=bets)
+    stopped = i18n._("{player} ended the game; no result counts.").format(player=WIDE[5])
     return [
-        ("setup", twelve_seats("setup")),
-        ("betting", betting),
-        ("shared win", twelve_seats("finished", end_reason="normal")),
+        ("setup", twelve_seats("setup"), None),
+        ("betting", betting, None),
+        ("shared win", twelve_seats("finished", end_reason="normal"), None),
+        ("stopped", betting, stopped),
+        ("stopped by an admin", betting, i18n._("The game was stopped; no result counts.")),
     ]
 
 
 @pytest.mark.parametrize("language", ["en", "es", "fr"])
 def test_twelve_names_of_32_wide_characters_stay_whole_in_the_alt_text(language: str) -> None:
     with i18n.use(language):
-        for state, view in longest_tables():
-            alt = weighted_picture.alt_text(view, WIDE)
+        for state, view, stopped in longest_tables():
+            alt = weighted_picture.alt_text(view, WIDE, stopped)
             assert len(alt) <= ALT_TEXT_LIMIT, (state, len(alt))
             # Every name whole, each seat listed: nothing was cut to fit.
             assert all(name in alt for name in WIDE), (state, alt)
