@@ -244,6 +244,13 @@ def _validate_options(options: list[dict[str, Any]], where: Where, what: str, de
             )
 
 
+# The keys of a command Discord answers as null when unset (ApplicationCommandResponse).
+NULLABLE_COMMAND_KEYS = frozenset(
+    {"default_member_permissions", "contexts", "name_localizations", "description_localizations"}
+)
+GUILD_INSTALL = 0
+
+
 @dataclass(eq=False)
 class RegisteredCommand:
     id: int
@@ -255,16 +262,29 @@ class RegisteredCommand:
         return str(self.data["name"])
 
     def payload(self, application_id: int) -> dict[str, Any]:
-        out = dict(self.data)
+        """The command as Discord answers a sync or a read (ApplicationCommandResponse):
+        its ids and version, the defaults filled in, and a key the body sent as null left
+        out unless Discord answers it as null (``default_member_permissions``,
+        ``contexts``). ``integration_types`` defaults to guild install (the app's
+        configured one) on a global command and is left out of a guild command's."""
+        out = {
+            key: value
+            for key, value in self.data.items()
+            if value is not None or key in NULLABLE_COMMAND_KEYS
+        }
         out.setdefault("type", CHAT_INPUT)
         out.setdefault("options", [])
-        out.setdefault("default_member_permissions", None)
+        permissions = out.get("default_member_permissions")
+        out["default_member_permissions"] = None if permissions is None else str(permissions)
         out.setdefault("nsfw", False)
         out["id"] = str(self.id)
         out["application_id"] = str(application_id)
         out["version"] = str(self.id)
         if self.guild_id is not None:
             out["guild_id"] = str(self.guild_id)
+            out.pop("integration_types", None)
+        else:
+            out.setdefault("integration_types", [GUILD_INSTALL])
         return out
 
 

@@ -90,6 +90,8 @@ class FakeInteraction:
     description: str
     # The message whose component was used (components, and modals opened from them).
     source_message: FakeMessage | None = None
+    # For a modal submit: the interaction whose answer opened the modal.
+    trigger: FakeInteraction | None = None
     command_name: str | None = None
     custom_id: str | None = None
     payload: dict[str, Any] = field(default_factory=dict)
@@ -190,23 +192,55 @@ class FakeInteraction:
             self.fake.timers.discard(self._deadline_timer)
             self._deadline_timer = None
 
-    def metadata(self) -> dict[str, Any]:
-        """``interaction_metadata`` on the messages this interaction created."""
+    @property
+    def authorizing_integration_owners(self) -> dict[str, str]:
+        """The bot is installed to servers: the key is GUILD_INSTALL (0), its value the
+        guild's id, or "0" in the bot's DMs (Discord's Interactions reference)."""
+        return {"0": str(self.guild.id) if self.guild is not None else "0"}
+
+    def metadata(self, message: FakeMessage | None = None) -> dict[str, Any]:
+        """``interaction_metadata`` on a message this interaction created (``message``; the
+        answer itself when None): the fields Discord sends for the interaction's type."""
         data: dict[str, Any] = {
             "id": str(self.id),
             "type": int(self.type),
             "user": self.user.payload(),
-            "authorizing_integration_owners": (
-                {"0": str(self.guild.id)} if self.guild is not None else {"1": str(self.user.id)}
-            ),
+            "authorizing_integration_owners": self.authorizing_integration_owners,
         }
-        if self.command_name is not None:
-            data["name"] = self.command_name
-        if self.source_message is not None:
+        original = self.response_message
+        if message is not None and original is not None and message is not original:
+            # On follow-ups only: the answer they follow.
+            data["original_response_message_id"] = str(original.id)
+        if self.type is InteractionType.COMPONENT and self.source_message is not None:
             data["interacted_message_id"] = str(self.source_message.id)
-        if self.response_message is not None:
-            data["original_response_message_id"] = str(self.response_message.id)
+        if self.type is InteractionType.MODAL_SUBMIT and self.trigger is not None:
+            data["triggering_interaction_metadata"] = self.trigger.metadata()
         return data
+
+    def command_path(self) -> str | None:
+        """The command's full name as Discord writes it ("knucklebones challenge")."""
+        if self.type is not InteractionType.APPLICATION_COMMAND:
+            return None
+        data = self.payload.get("data") or {}
+        words = [str(data.get("name") or self.command_name or "")]
+        options = data.get("options") or []
+        while options and options[0].get("type") in (1, 2):
+            words.append(str(options[0]["name"]))
+            options = options[0].get("options") or []
+        return " ".join(words)
+
+    def legacy_object(self) -> dict[str, Any] | None:
+        """The older ``interaction`` object Discord still puts on the messages answering an
+        application command (deprecated for ``interaction_metadata``)."""
+        name = self.command_path()
+        if name is None:
+            return None
+        return {
+            "id": str(self.id),
+            "type": int(self.type),
+            "name": name,
+            "user": self.user.payload(),
+        }
 
     def __repr__(self) -> str:
         return f"<FakeInteraction {self.id} {self.description!r} callback={self.callback_type}>"

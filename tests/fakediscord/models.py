@@ -95,15 +95,25 @@ class FakeUser:
     locale: str = "en-US"
 
     def payload(self) -> dict[str, Any]:
-        return {
+        """A user object as Discord sends it (message authors, members, interactions): the
+        unset profile fields are null, ``bot`` is there for bots only."""
+        data: dict[str, Any] = {
             "id": str(self.id),
             "username": self.name,
             "global_name": None if self.bot else self.name.title(),
             "discriminator": "0",
             "avatar": None,
-            "bot": self.bot,
+            "avatar_decoration_data": None,
+            "banner": None,
+            "accent_color": None,
             "public_flags": 0,
+            "flags": 0,
+            "collectibles": None,
+            "primary_guild": None,
         }
+        if self.bot:
+            data["bot"] = True
+        return data
 
     @property
     def mention(self) -> str:
@@ -170,6 +180,7 @@ class FakeMember:
             "joined_at": iso(self.joined_at),
             "nick": self.nick,
             "avatar": None,
+            "banner": None,
             "premium_since": None,
             "deaf": False,
             "mute": False,
@@ -232,6 +243,55 @@ def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
             if isinstance(child, dict):
                 children.append(child)
         yield from walk_components(children)
+
+
+def emoji_shape(emoji: dict[str, Any]) -> dict[str, Any]:
+    """A component's emoji as Discord answers it: a Unicode emoji is its ``name`` alone (no
+    ``id`` key), a custom one has its ``id`` as a string and ``animated``."""
+    if emoji.get("id") is None:
+        return {"name": emoji.get("name")}
+    return {
+        "id": str(emoji["id"]),
+        "name": emoji.get("name"),
+        "animated": bool(emoji.get("animated", False)),
+    }
+
+
+def _component_shape(component: dict[str, Any]) -> dict[str, Any]:
+    out = dict(component)
+    if isinstance(out.get("emoji"), dict):
+        out["emoji"] = emoji_shape(out["emoji"])
+    if out.get("type") in SELECT_TYPES:
+        # Discord fills in the bounds a body left out.
+        out.setdefault("min_values", 1)
+        out.setdefault("max_values", 1)
+    if isinstance(out.get("options"), list):
+        out["options"] = [
+            {**o, "emoji": emoji_shape(o["emoji"])} if isinstance(o.get("emoji"), dict) else o
+            for o in out["options"]
+        ]
+    if isinstance(out.get("components"), list):
+        out["components"] = components_shape(out["components"])
+    for key in ("accessory", "component"):
+        if isinstance(out.get(key), dict):
+            out[key] = _component_shape(out[key])
+    return out
+
+
+def components_shape(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A message's components as Discord answers them (the stored tree is left as sent).
+    Every component has its numeric ``id``: one a test put on a message by hand gets the
+    number Discord would give it (1, 2, ... in tree order, skipping those taken)."""
+    shaped = [_component_shape(component) for component in components]
+    taken = {c["id"] for c in walk_components(shaped) if isinstance(c.get("id"), int)}
+    number = 0
+    for component in walk_components(shaped):
+        if not isinstance(component.get("id"), int):
+            number += 1
+            while number in taken:
+                number += 1
+            component["id"] = number
+    return shaped
 
 
 def component_text(components: list[dict[str, Any]]) -> list[str]:
@@ -382,7 +442,7 @@ class FakeMessage:
             "mention_roles": [],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
-            "components": self.components,
+            "components": components_shape(self.components),
             "pinned": False,
             "type": self.type,
             "flags": self.flags,
@@ -402,7 +462,10 @@ class FakeMessage:
         if self.interaction is not None:
             data["webhook_id"] = str(self.interaction.application_id)
             data["application_id"] = str(self.interaction.application_id)
-            data["interaction_metadata"] = self.interaction.metadata()
+            data["interaction_metadata"] = self.interaction.metadata(self)
+            legacy = self.interaction.legacy_object()
+            if legacy is not None:
+                data["interaction"] = legacy
         if with_guild and self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
         return data
@@ -670,25 +733,36 @@ class FakeGuild:
             "discovery_splash": None,
             "banner": None,
             "description": None,
+            "home_header": None,
             "owner_id": str(self.owner_id),
-            "region": None,
+            # What Discord answers since voice regions moved to channels.
+            "region": "deprecated",
             "afk_channel_id": None,
             "afk_timeout": 300,
+            "widget_enabled": False,
+            "widget_channel_id": None,
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
             "mfa_level": 0,
+            "nsfw": False,
             "nsfw_level": 0,
             "premium_tier": 0,
             "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
             "preferred_locale": self.locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "max_presences": None,
             "max_members": 500000,
+            "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50,
             "vanity_url_code": None,
             "features": [],
+            "incidents_data": None,
             "emojis": [],
             "stickers": [],
             "roles": [r.payload() for r in self.roles.values()],

@@ -310,6 +310,7 @@ class Player:
             source_message=opener.source_message,
             custom_id=modal.custom_id,
             fault=fault,
+            trigger=opener,
         )
 
     async def say(self, channel: FakeChannel, content: str) -> FakeMessage:

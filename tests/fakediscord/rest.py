@@ -385,11 +385,18 @@ class RestApi:
                 "summary": "",
                 "verify_key": "0" * 64,
                 "team": None,
+                "type": None,
                 "flags": 0,
+                "flags_new": "0",
                 "tags": [],
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["applications.commands", "bot"],
                 "approximate_guild_count": len(self.fake.guilds),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
             }
         )
 
@@ -485,22 +492,32 @@ class RestApi:
             await self.fake.message_edited(message)
         if not _truthy(request.query.get("with_response")):
             return _no_content()
-        body: dict[str, Any] = {
-            "interaction": {
-                "id": str(interaction.id),
-                "type": int(interaction.type),
-                "response_message_id": None if message is None else str(message.id),
-                "response_message_loading": callback_type is CallbackType.DEFERRED_MESSAGE,
-                "response_message_ephemeral": message is not None and message.ephemeral,
-            },
-            "resource": {"type": kind},
-        }
+        return _json(self._callback_body(interaction, callback_type, message))
+
+    def _callback_body(
+        self,
+        interaction: FakeInteraction,
+        callback_type: CallbackType,
+        message: FakeMessage | None,
+    ) -> dict[str, Any]:
+        """The ``with_response`` body: the ``response_message_*`` fields only when the answer
+        has a message (a modal has none), the ``resource`` only for the types Discord's
+        description gives one (4 and 7, with the message)."""
+        answered: dict[str, Any] = {"id": str(interaction.id), "type": int(interaction.type)}
+        if message is not None:
+            answered["response_message_id"] = str(message.id)
+            answered["response_message_loading"] = callback_type is CallbackType.DEFERRED_MESSAGE
+            answered["response_message_ephemeral"] = message.ephemeral
+        body: dict[str, Any] = {"interaction": answered}
         if message is not None and callback_type in (
             CallbackType.MESSAGE,
             CallbackType.UPDATE_MESSAGE,
         ):
-            body["resource"]["message"] = message.payload(with_guild=True)
-        return _json(body)
+            body["resource"] = {
+                "type": int(callback_type),
+                "message": message.payload(with_guild=True),
+            }
+        return body
 
     def _apply_callback(
         self,
@@ -736,9 +753,13 @@ class RestApi:
         return guild
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        data = self._guild(request).payload(with_all_members=False)
+        guild = self._guild(request)
+        data = guild.payload(with_all_members=False)
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             data.pop(key, None)
+        if _truthy(request.query.get("with_counts")):
+            data["approximate_member_count"] = len(guild.members)
+            data["approximate_presence_count"] = 0
         return _json(data)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:

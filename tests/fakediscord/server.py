@@ -386,8 +386,10 @@ class FakeDiscord:
     # -- the world ----------------------------------------------------------------------
 
     def bot_user_payload(self) -> dict[str, Any]:
+        """The bot's own user (GET /users/@me, READY): a user object plus the private
+        fields Discord shows its owner."""
         data = self.bot_user.payload()
-        data.update({"verified": True, "mfa_enabled": False, "flags": 0, "email": None})
+        data.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None})
         return data
 
     async def create_guild(
@@ -637,9 +639,11 @@ class FakeDiscord:
         command_name: str | None = None,
         custom_id: str | None = None,
         fault: CallbackFault | str | None = None,
+        trigger: FakeInteraction | None = None,
     ) -> FakeInteraction:
         """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
-        ``fault`` makes the bot's callback fail that way (see CallbackFault)."""
+        ``fault`` makes the bot's callback fail that way (see CallbackFault); ``trigger``
+        is, for a modal submit, the interaction whose answer opened the modal."""
         guild = channel.guild
         interaction = FakeInteraction(
             fake=self,
@@ -655,6 +659,7 @@ class FakeDiscord:
             source_message=source_message,
             command_name=command_name,
             custom_id=custom_id,
+            trigger=trigger,
         )
         if fault is not None:
             # Planned before the bot can see the interaction: it may answer at once.
@@ -673,9 +678,7 @@ class FakeDiscord:
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-            "authorizing_integration_owners": (
-                {"0": str(guild.id)} if guild is not None else {"0": "0"}
-            ),
+            "authorizing_integration_owners": interaction.authorizing_integration_owners,
             "context": 0 if guild is not None else 1,
         }
         if guild is not None:
