@@ -82,7 +82,7 @@ def clock() -> ManualClock:
 async def fake_discord(clock: ManualClock) -> AsyncIterator[FakeDiscord]:
     """The running fake, with discord.py pointed at it. At teardown the test fails if the
     fake saw problems a player would notice (late or missing answers, rejected bodies...)."""
-    fake = FakeDiscord(time_source=clock.now)
+    fake = FakeDiscord(time_source=clock.now, check_answers=True)
     await fake.start()
     with fake.redirect_discord_py():
         yield fake

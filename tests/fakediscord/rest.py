@@ -225,6 +225,8 @@ class RestApi:
         raw = getattr(response, "body", None)
         if isinstance(raw, bytes) and raw:
             record.response = json.loads(raw)
+            if self.fake.check_answers:
+                self.fake.check_answer(record)
         return response
 
     def _check_against_discord(

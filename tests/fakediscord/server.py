@@ -18,7 +18,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from . import routes
+from . import answer_shapes, routes
 from .chaos import Chaos, ChaosSettings
 from .commands import CommandRegistry
 from .errors import FakeUsageError
@@ -178,8 +178,12 @@ class FakeDiscord:
         shard_count: int = 1,
         max_concurrency: int = 1,
         gateway_compression: str | None = None,
+        check_answers: bool = False,
     ) -> None:
         self.token = token
+        # Check every 2xx JSON answer and the gateway's message, user and member objects
+        # against Discord's description of them (an ``answer-shape`` problem per field).
+        self.check_answers = check_answers
         self._time_source = time_source or time.time
         self.snowflakes = SnowflakeFactory(self._time_source)
         self.bot_user = FakeUser(self.snowflakes.next(), "DiceBot", bot=True)
@@ -362,6 +366,19 @@ class FakeDiscord:
 
     def record_problem(self, kind: str, detail: str) -> None:
         self.problems.append(Problem(kind, detail))
+
+    def check_answer(self, record: RequestRecord) -> None:
+        """Record an ``answer-shape`` problem for each field of a REST answer that does not
+        have the shape Discord's description gives (``answer_shapes.py``)."""
+        for detail in answer_shapes.answer_problems(
+            record.method, record.path, record.status, record.response
+        ):
+            self.record_problem("answer-shape", detail)
+
+    def check_event(self, event: str, data: dict[str, Any]) -> None:
+        """The same for the objects in a gateway event the fake sends."""
+        for detail in answer_shapes.event_problems(event, data):
+            self.record_problem("answer-shape", detail)
 
     def take_problems(self, kind: str) -> list[Problem]:
         """Remove and return the problems of one kind (for a test that provoked them)."""
@@ -595,6 +612,8 @@ class FakeDiscord:
         data = message.payload(with_guild=True)
         if guild is not None and message.author.id in guild.members:
             data["member"] = guild.members[message.author.id].payload(with_user=False)
+        if self.check_answers:
+            self.check_event(event, data)
         await self.gateway.dispatch_message_event(
             event, data, guild_id=None if guild is None else guild.id
         )
@@ -696,6 +715,8 @@ class FakeDiscord:
         if source_message is not None:
             payload["message"] = source_message.payload(with_guild=True)
         interaction.payload = payload
+        if self.check_answers:
+            self.check_event("INTERACTION_CREATE", payload)
         self.interactions[interaction.id] = interaction
         self.interactions_by_token[interaction.token] = interaction
         self.interactions_by_user.setdefault(user.id, []).append(interaction)

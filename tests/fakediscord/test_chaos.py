@@ -35,7 +35,7 @@ class Run:
 
 async def play(seed: int) -> Run:
     """Ten rounds of an answer, a send, an edit and a DM under chaos, then five without."""
-    fake = FakeDiscord(time_source=ManualClock().now)
+    fake = FakeDiscord(time_source=ManualClock().now, check_answers=True)
     await fake.start()
     try:
         with fake.redirect_discord_py():

@@ -14,7 +14,7 @@ from fakediscord.probe import ShardedProbeBot
 
 @pytest.fixture
 async def sharded_fake(clock: ManualClock) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(time_source=clock.now, shard_count=2)
+    fake = FakeDiscord(time_source=clock.now, shard_count=2, check_answers=True)
     await fake.start()
     with fake.redirect_discord_py():
         yield fake
