@@ -228,8 +228,9 @@ class Publisher:
         await asyncio.gather(*self._loops, return_exceptions=True)
         with contextlib.suppress(StorageUnavailable):
             await self._flush()
-        with contextlib.suppress(StorageUnavailable):
-            await self.store.release_repairs(self.bot.sessions.instance)
+        if self._loops:
+            with contextlib.suppress(StorageUnavailable):
+                await self.store.release_repairs(self.bot.sessions.instance)
 
     # -- requests -------------------------------------------------------------------------
 
