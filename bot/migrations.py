@@ -649,4 +649,23 @@ MIGRATIONS: list[Migration] = [
             ),
         ),
     ),
+    Migration(
+        10,
+        # What a public message shows only moves forward, whichever process draws it.
+        # - sessions.show_fence: the newest version any process has shown or is showing
+        #   (-1: none). An edit goes out only for a version at least as new (publishing.py).
+        # - sessions.show_owner / show_until: the process editing the message now, and the
+        #   end of its claim (game clock): another process edits only after it, so two
+        #   edits of one message never race on Discord's side; a process that dies
+        #   holding a claim loses it when the lease ends.
+        (
+            "ALTER TABLE sessions ADD COLUMN show_fence INTEGER NOT NULL DEFAULT -1",
+            "UPDATE sessions SET show_fence = shown_version",
+            "ALTER TABLE sessions ADD COLUMN show_owner TEXT",
+            PerDialect(
+                sqlite="ALTER TABLE sessions ADD COLUMN show_until REAL",
+                postgresql="ALTER TABLE sessions ADD COLUMN show_until DOUBLE PRECISION",
+            ),
+        ),
+    ),
 ]

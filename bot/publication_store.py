@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from bot.games import Session
@@ -13,6 +14,14 @@ from bot.migrations import Dialect
 from bot.move_writes import loads
 from bot.sessions import session_columns, session_from
 from bot.storage import Database
+
+
+class ShowClaim(Enum):
+    """What ``claim_show`` found."""
+
+    GRANTED = "granted"
+    NEWER = "newer"  # a newer version is shown, or being shown: nothing to edit
+    BUSY = "busy"  # another process is editing the message: try again shortly
 
 
 @dataclass(frozen=True)
@@ -122,14 +131,48 @@ class PublicationStore:
             [(session_id, owner) for session_id in sorted(session_ids)],
         )
 
-    async def record_shown(self, shown: Mapping[int, int]) -> None:
-        """Record the versions now on screen, in one transaction (never lowering one)."""
-        if not shown:
+    async def claim_show(
+        self, session_id: int, version: int, *, owner: str, now: float, lease_seconds: float
+    ) -> ShowClaim:
+        """Claim the session's public message to show ``version`` on it: granted (one
+        statement) unless a newer version has been shown or is being shown (``NEWER``), or
+        another process is editing the message right now (``BUSY``: try again shortly).
+        The claim holds until ``record_shown`` ends it, or its lease runs out."""
+        claimed = await self.db.write(
+            "UPDATE sessions SET show_fence = ?, show_owner = ?, show_until = ?"
+            " WHERE id = ? AND show_fence <= ?"
+            " AND (show_owner IS NULL OR show_owner = ? OR show_until <= ?)",
+            (version, owner, now + lease_seconds, session_id, version, owner, now),
+        )
+        if claimed:
+            return ShowClaim.GRANTED
+        row = await self.db.fetch_one("SELECT show_fence FROM sessions WHERE id = ?", (session_id,))
+        if row is None or row["show_fence"] > version:
+            return ShowClaim.NEWER
+        return ShowClaim.BUSY
+
+    async def record_shown(
+        self, shown: Mapping[int, int], *, owner: str | None = None, release: Iterable[int] = ()
+    ) -> None:
+        """Record the versions now on screen, in one transaction (never lowering one), and
+        end ``owner``'s claims (``claim_show``) on the messages in ``release``."""
+        freed = set(release)
+        rows = {session_id: shown.get(session_id, -1) for session_id in freed}
+        rows.update(shown)
+        if not rows:
             return
         await self.db.write_many(
-            "UPDATE sessions SET shown_version = ? WHERE id = ? AND shown_version < ?",
-            # In id order: two processes recording at once lock rows in one order.
-            [(version, session_id, version) for session_id, version in sorted(shown.items())],
+            "UPDATE sessions"
+            " SET shown_version = CASE WHEN shown_version < ? THEN ? ELSE shown_version END,"
+            " show_until = CASE WHEN show_owner = ? THEN NULL ELSE show_until END,"
+            " show_owner = CASE WHEN show_owner = ? THEN NULL ELSE show_owner END"
+            " WHERE id = ?",
+            # In id order: two processes recording at once lock rows in one order. A row
+            # not to release compares its owner with NULL, which is never true.
+            [
+                (version, version, *(2 * [owner if session_id in freed else None]), session_id)
+                for session_id, version in sorted(rows.items())
+            ],
         )
 
     async def record_private_shown(

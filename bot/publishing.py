@@ -11,13 +11,20 @@ sweep. Whatever fails — a lost interaction answer, a 5xx, a run of 429s, a mis
 permission, a deleted message (posted again, its new id stored), a crash between the
 commit and the edit — the message ends up showing the stored game.
 
-An older render never overwrites a newer one: one worker per session renders the newest
-stored version, and after every edit it reads the version again and edits once more if a
-move landed meanwhile. With several processes the same holds, because whoever commits a
-move publishes after its commit, and every edit is followed by that check; the reconciler
-claims the stale sessions it repairs for a lease (``REPAIR_LEASE_SECONDS``), so two
-processes never both repair (or post again) one message, and the claims of a process that
-died run out for another to take.
+An older render never overwrites a newer one, whichever process draws it: one worker per
+session renders the newest stored version and reads the version again after every edit;
+and before any edit, post or answer shows a version, the process claims the message in the
+database (``PublicationStore.claim_show``): granted only if no newer version has been shown
+or is being shown (the session's ``show_fence``) and no other process is editing that
+message now. So edits of one message never race on Discord's side, even between processes;
+the claim ends with the next recording of what is shown (never under an edit in flight),
+or after ``SHOW_LEASE_SECONDS`` for a process that died. A per-message claim rather than a
+plain compare-and-set on the shown version: a compare-and-set decides who may edit, but not
+in which order two edits already sent land. The reconciler claims the stale sessions it
+repairs for a lease (``REPAIR_LEASE_SECONDS``), so two processes never both repair (or
+post again) one message; it ends them when the repair is recorded, or when the process
+stops. A game with no message stored looks for the one a dying process may have posted
+before it could store its id, rather than post a second one.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ from bot.games import (
     Session,
     ShowContext,
 )
-from bot.publication_store import PrivateMessage, PublicationStore, Snapshot
+from bot.publication_store import PrivateMessage, PublicationStore, ShowClaim, Snapshot
 from bot.storage import StorageUnavailable
 
 if TYPE_CHECKING:
@@ -71,6 +78,11 @@ BUG_RETRY_SECONDS = 300.0
 # A session without a message whose first answer may still be under way elsewhere (another
 # process posting it) is posted by the publisher only this long after it was created.
 ORPHAN_GRACE_SECONDS = 30.0
+# A game with no message stored looks for one the bot posted for it (a process that died
+# before storing its id) among this many recent messages of its channel, posted since the
+# game began (less a margin for clocks that differ between processes).
+FIND_POSTED_LIMIT = 50
+FIND_POSTED_MARGIN_SECONDS = 5.0
 # Between two edits of one message (Discord rate-limits edits per channel).
 MIN_EDIT_INTERVAL_SECONDS = 0.25
 # The slow sweep, in game-clock seconds, and how many sessions one sweep looks at.
@@ -85,6 +97,17 @@ REPAIR_LEASE_SECONDS = 60.0
 FLUSH_INTERVAL_SECONDS = 0.5
 CLOSE_GRACE_SECONDS = 5.0
 FORCE_COOLDOWN_SECONDS = 5.0
+# A claim to edit a public message (``PublicationStore.claim_show``) lasts this long on the
+# game clock: far longer than an edit takes; a process that dies holding one delays that
+# message's next edit by at most this. An edit that took longer than SHOW_LATE_SECONDS may
+# have landed after another process's newer one: the newest is shown again at once.
+SHOW_LEASE_SECONDS = 5.0
+SHOW_LATE_SECONDS = 0.8 * SHOW_LEASE_SECONDS
+# Another process is editing the message: a worker tries again this soon; a press's
+# answer waits for it this long at most (then the worker shows the move).
+CLAIM_RETRY_SECONDS = 0.25
+ANSWER_CLAIM_WAIT_SECONDS = 1.0
+ANSWER_CLAIM_POLL_SECONDS = 0.05
 
 
 ShowInAnswer = Callable[[Answer, Session, list[Any]], Awaitable[None]]
@@ -97,12 +120,15 @@ class _AnswerUnderWay(Exception):
 @dataclass
 class _Later(Exception):
     """The show failed; try again later (``guild_id``: also when permissions change;
-    ``until_requested``: also as soon as the session is asked to be shown again)."""
+    ``until_requested``: also as soon as the session is asked to be shown again;
+    ``real_time``: the delay is in real seconds, for what another process ends in real
+    time, not on the game clock)."""
 
     reason: str
     delay: float | None = None
     guild_id: int | None = None
     until_requested: bool = False
+    real_time: bool = False
 
 
 @dataclass
@@ -126,6 +152,20 @@ def signature(fields: dict[str, Any]) -> str:
     }
     text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _controls_session(message: discord.Message, session_id: int) -> bool:
+    """Whether one of the message's controls belongs to the session: every game's custom
+    ids carry the session's id second (``kb:<session>:...``, ``challenge:<session>:...``)."""
+    wanted = str(session_id)
+    pending: list[Any] = list(message.components)
+    while pending:
+        item = pending.pop()
+        pending.extend(getattr(item, "children", None) or [])
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str) and custom_id.split(":")[1:2] == [wanted]:
+            return True
+    return False
 
 
 def as_new_message(fields: dict[str, Any]) -> dict[str, Any]:
@@ -190,6 +230,11 @@ class Publisher:
         # repair is done, or when the process stops, not a lease later.
         self._repairing: set[int] = set()
         self._repaired: set[int] = set()
+        # Public messages this process has claimed to edit (``_claim``), and how many of
+        # their edits or answers are in flight: a claim ends at the next recording of
+        # what is shown, but never under an edit still on its way.
+        self._claims: set[int] = set()
+        self._in_flight: dict[int, int] = {}
         # Workers waiting out a back-off: nothing of theirs is in flight, so a stop need
         # not wait for them.
         self._backing_off: set[int] = set()
@@ -228,7 +273,7 @@ class Publisher:
         await asyncio.gather(*self._loops, return_exceptions=True)
         with contextlib.suppress(StorageUnavailable):
             await self._flush()
-        if self._loops:
+        if self._loops:  # it started, so it may hold claims (a bot that never set up has none)
             with contextlib.suppress(StorageUnavailable):
                 await self.store.release_repairs(self.bot.sessions.instance)
 
@@ -342,16 +387,79 @@ class Publisher:
                 log.debug("session %s: version %s already shown", session.id, session.version)
                 await answer.acknowledge()
                 return
+            claim = await self._claim_for_answer(session)
+            if claim is not ShowClaim.GRANTED:
+                # A newer version is on screen, or another process is still editing the
+                # message: the answer cannot wait on it, so it only acknowledges the press
+                # and the worker shows the move (if nothing newer is there by then).
+                log.debug(
+                    "session %s: the answer leaves version %s (%s)",
+                    session.id,
+                    session.version,
+                    "database unavailable" if claim is None else claim.value,
+                )
+                await answer.acknowledge()
+                self._must_look.add(session.id)
+                return
             context = ShowContext(
                 events=events, dm_closed=self._closed_dms.get(session.id, frozenset())
             )
             with i18n.use(session.language):
                 fields = await handler.render(session, context)
-            with views.released(fields):
-                shown = await answer.update(**fields)
+            async with self._editing(session.id):
+                with views.released(fields):
+                    shown = await answer.update(**fields)
             if shown:
                 self._mark_shown(session.id, session.version)
                 log.debug("session %s: the answer shows version %s", session.id, session.version)
+
+    async def _claim_for_answer(self, session: Session) -> ShowClaim | None:
+        """Claim the message for a press's answer, waiting a little for another process's
+        edit in flight; None if the database could not say."""
+        deadline = time.monotonic() + ANSWER_CLAIM_WAIT_SECONDS
+        while True:
+            try:
+                claim = await self._claim(session.id, session.version)
+            except StorageUnavailable:
+                return None
+            if claim is not ShowClaim.BUSY or time.monotonic() >= deadline:
+                return claim
+            await asyncio.sleep(ANSWER_CLAIM_POLL_SECONDS)
+
+    async def _claim(self, session_id: int, version: int) -> ShowClaim:
+        """Claim the public message to show ``version`` (``PublicationStore.claim_show``)."""
+        claim = await self.store.claim_show(
+            session_id,
+            version,
+            owner=self.bot.sessions.instance,
+            now=self.clock.now(),
+            lease_seconds=SHOW_LEASE_SECONDS,
+        )
+        if claim is ShowClaim.GRANTED:
+            self._claims.add(session_id)
+        return claim
+
+    @contextlib.asynccontextmanager
+    async def _editing(self, session_id: int) -> AsyncIterator[None]:
+        """Around an edit (or answer) under this process's claim: the claim is not ended
+        while it is in flight, and one that took so long that the claim may have run out
+        is followed by the newest version at once."""
+        self._in_flight[session_id] = self._in_flight.get(session_id, 0) + 1
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            left = self._in_flight.pop(session_id) - 1
+            if left:
+                self._in_flight[session_id] = left
+            self._flush_wanted.set()
+            if time.monotonic() - started > SHOW_LATE_SECONDS:
+                log.info(
+                    "session %s: an edit took over %.0f s; showing the newest again",
+                    session_id,
+                    SHOW_LATE_SECONDS,
+                )
+                self.request(session_id, force=True)
 
     async def post_first(
         self, interaction: discord.Interaction, session: Session, fields: dict[str, Any]
@@ -520,7 +628,10 @@ class Publisher:
             wakers.append(self._request_waits.setdefault(session_id, asyncio.Event()))
         self._backing_off.add(session_id)
         try:
-            await self._sleep_or_wake(delay, wakers)
+            if later.real_time:
+                await asyncio.sleep(delay)
+            else:
+                await self._sleep_or_wake(delay, wakers)
         finally:
             self._backing_off.discard(session_id)
             if later.until_requested:
@@ -599,12 +710,19 @@ class Publisher:
         context = ShowContext(events=snapshot.events, dm_closed=closed)
         try:
             if session.message_id is None:
+                if not await self._claim_for_edit(session):
+                    return False
                 await self._post_new(handler, session, context)
             else:
                 try:
                     fields = await self._render(handler, session, context)
-                    with views.released(fields):
-                        await self.bot.edit_public_message(session, **fields)
+                    # Claimed after drawing: a newer version shown meanwhile (by any
+                    # process) is never overwritten with this one.
+                    if not await self._claim_for_edit(session):
+                        return False
+                    async with self._editing(session_id):
+                        with views.released(fields):
+                            await self.bot.edit_public_message(session, **fields)
                     self.edits += 1
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
@@ -644,6 +762,17 @@ class Publisher:
         log.debug("session %s: message shows version %s", session.id, session.version)
         return True
 
+    async def _claim_for_edit(self, session: Session) -> bool:
+        """Claim the message for the worker's edit: False when a newer version is shown or
+        being shown (nothing to do); another process editing it now is tried again soon."""
+        claim = await self._claim(session.id, session.version)
+        if claim is ShowClaim.BUSY:
+            raise _Later("another process is editing it", delay=CLAIM_RETRY_SECONDS, real_time=True)
+        if claim is ShowClaim.NEWER:
+            log.debug("session %s: a newer version than %s is shown", session.id, session.version)
+            return False
+        return True
+
     async def _render(
         self, handler: GameHandler, session: Session, context: ShowContext
     ) -> dict[str, Any]:
@@ -655,16 +784,51 @@ class Publisher:
             raise _Later("render failed", delay=BUG_RETRY_SECONDS) from error
 
     async def _post_new(self, handler: GameHandler, session: Session, context: ShowContext) -> None:
-        """Post the game's message afresh (it was deleted, or never arrived) and store it."""
+        """Post the game's message afresh (it was deleted, or never arrived) and store it.
+        A game with no message stored may have one all the same (a process died between
+        posting it and storing its id): that one is found and brought up to date instead,
+        so a game never has two live messages (a challenge, two Accept buttons)."""
+        if session.message_id is None:
+            found = await self._find_posted(session)
+            if found is not None:
+                await self.bot.sessions.set_message(session.id, found)
+                self._orphans.discard(session.id)
+                log.info("session %s: found its game message %s, never stored", session.id, found)
+                fields = await self._render(handler, session, context)
+                async with self._editing(session.id):
+                    with views.released(fields):
+                        await self.bot.edit_public_message(
+                            replace(session, message_id=found), **fields
+                        )
+                self.edits += 1
+                return
         fields = await self._render(handler, session, context)
         fields["allowed_mentions"] = discord.AllowedMentions.none()
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        with views.released(fields):
-            message = await channel.send(**as_new_message(fields))
+        async with self._editing(session.id):
+            with views.released(fields):
+                message = await channel.send(**as_new_message(fields))
         self.reposts += 1
         self._orphans.discard(session.id)
         await self.bot.sessions.set_message(session.id, message.id, session.version)
         log.info("session %s: posted its game message again (message %s)", session.id, message.id)
+
+    async def _find_posted(self, session: Session) -> int | None:
+        """The id of a message the bot posted for ``session`` in its channel (its controls
+        carry the session's id), among the channel's recent messages since the game began;
+        None if there is none, or the bot may not read the channel's history."""
+        channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        since = session.created_at - FIND_POSTED_MARGIN_SECONDS
+        me = self.bot.user.id if self.bot.user is not None else None
+        try:
+            async for message in channel.history(limit=FIND_POSTED_LIMIT):
+                if message.created_at.timestamp() < since:
+                    break
+                if message.author.id == me and _controls_session(message, session.id):
+                    return message.id
+        except discord.Forbidden:
+            return None  # no Read Message History: posting again is all there is
+        return None
 
     async def _store_message_later(self, session: Session, message_id: int) -> None:
         for attempt in range(1, 8):
@@ -854,13 +1018,16 @@ class Publisher:
     async def _flush(self) -> None:
         batch, self._unsaved = self._unsaved, {}
         repaired, self._repaired = self._repaired, set()
+        # Claims with nothing in flight end now; a message under an edit keeps its claim.
+        freed = {session_id for session_id in self._claims if session_id not in self._in_flight}
         try:
-            await self.store.record_shown(batch)
+            await self.store.record_shown(batch, owner=self.bot.sessions.instance, release=freed)
         except BaseException:
             for session_id, version in batch.items():
                 self._unsaved[session_id] = max(version, self._unsaved.get(session_id, -1))
             self._repaired |= repaired
             raise
+        self._claims -= freed
         if repaired:
             # Best effort: a claim left behind ends with its lease.
             with contextlib.suppress(StorageUnavailable):

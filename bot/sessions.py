@@ -305,18 +305,20 @@ class SessionService:
     async def set_message(
         self, session_id: int, message_id: int, shown_version: int | None = None
     ) -> None:
-        """Remember the session's public message and, when given, the version it shows."""
-        await self.db.write(
-            "UPDATE sessions SET message_id = ?,"
-            " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
-            " WHERE id = ?",
-            (
-                message_id,
-                shown_version if shown_version is not None else -1,
-                shown_version if shown_version is not None else -1,
-                session_id,
-            ),
-        )
+        """Remember the session's public message and, when given, the version it shows
+        (and the message of its result, if the game ended before its id was stored)."""
+        shown = shown_version if shown_version is not None else -1
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE sessions SET message_id = ?,"
+                " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
+                " WHERE id = ?",
+                (message_id, shown, shown, session_id),
+            )
+            await conn.execute(
+                "UPDATE results SET message_id = ? WHERE session_id = ? AND message_id IS NULL",
+                (message_id, session_id),
+            )
 
     async def act(
         self,

@@ -6,7 +6,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from backends import isolated_database
 from clocked_support import ClockedBot
+from cluster_support import Cluster
 from fakediscord import FakeDiscord, FakeGuild
 
 from bot.clock import ManualClock
@@ -35,3 +37,26 @@ async def clocked_bot(
         yield bot
     finally:
         await bot.process.ensure_dead()
+
+
+@pytest.fixture
+async def sharded_fake(clock: ManualClock) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord(time_source=clock.now, shard_count=2, max_concurrency=1)
+    # Discord refuses an identify over max_concurrency: so does the fake.
+    fake.gateway.enforce_identify_limit = True
+    await fake.start()
+    yield fake
+    await fake.stop()
+    problems = fake.final_problems()
+    assert not problems, problems
+
+
+@pytest.fixture
+async def cluster(sharded_fake: FakeDiscord, clock: ManualClock) -> AsyncIterator[Cluster]:
+    async with isolated_database() as url:
+        running = Cluster(sharded_fake, clock, url)
+        try:
+            yield running
+        finally:
+            for shard in running.shards:
+                await shard.process.ensure_dead()

@@ -11,40 +11,23 @@ no committed move is lost and no deadline is applied twice."""
 
 from __future__ import annotations
 
-import json
-import signal
-from collections.abc import AsyncIterator
-from pathlib import Path
+import asyncio
 
 import asyncpg
 import pytest
-import yaml
-from backends import isolated_database
+from cluster_support import (
+    ROUND_TIMEOUT,
+    Cluster,
+    compose_services,
+    press,
+    session_of,
+    turns_shown,
+)
 from duel_support import Duel, diceman_lock
-from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
-from fakediscord.process import BotProcess
+from fakediscord import CallbackType, FakeDiscord, FakeGuild, routes
 from knucklebones_support import ai_board_idle, board_turn, enabled_columns, start_duel
 
-from bot.clock import ManualClock
-
-SEED = "2468"
-ROUND_TIMEOUT = 60
-COMPOSE = Path(__file__).resolve().parents[2] / "compose.yaml"
-
-
-def compose_services() -> dict[str, dict[str, str]]:
-    """The bot services of compose.yaml and their environment (DATABASE_URL aside: the
-    test's own database replaces the compose network's)."""
-    services = yaml.safe_load(COMPOSE.read_text())["services"]
-    bots = {}
-    for name, service in services.items():
-        environment = {k: str(v) for k, v in service.get("environment", {}).items()}
-        if "SHARD_IDS" in environment:
-            url = environment.pop("DATABASE_URL")
-            assert url.startswith("postgresql://") and "@postgres:5432/" in url
-            assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
-            bots[name] = environment
-    return bots
+from bot.publishing import SHOW_LEASE_SECONDS
 
 
 def test_compose_runs_every_shard_once_on_one_database() -> None:
@@ -53,122 +36,6 @@ def test_compose_runs_every_shard_once_on_one_database() -> None:
     assert len(counts) == 1
     shards = sorted(int(env["SHARD_IDS"]) for env in bots.values())
     assert shards == list(range(counts.pop()))
-
-
-class ShardProcess:
-    """One bot process running ``shard`` of two, on the test's clock."""
-
-    def __init__(
-        self, fake: FakeDiscord, clock: ManualClock, url: str, environment: dict[str, str]
-    ) -> None:
-        self.fake = fake
-        self.clock = clock
-        self.shard = int(environment["SHARD_IDS"])
-        self.process = BotProcess.for_fake(
-            fake,
-            guild_id=None,  # commands synced globally: every server has them
-            database=Path("unused.db"),  # DATABASE_URL is set: no SQLite file
-            launcher="fakediscord.clocked",
-            **environment,
-            DATABASE_URL=url,
-            ROUND_TIMEOUT_SECONDS=str(ROUND_TIMEOUT),
-        )
-
-    @property
-    def running(self) -> bool:
-        return self.process.process is not None and self.process.process.returncode is None
-
-    async def start(self) -> None:
-        self.process.launcher_args = (repr(self.clock.now()), SEED + str(self.shard))
-        await self.process.start()
-
-    async def ready(self, syncs_before: int) -> None:
-        await self.process.wait_ready(
-            self.fake, shards=[self.shard], sync=self.shard == 0, syncs_before=syncs_before
-        )
-
-    async def kill(self) -> None:
-        assert await self.process.kill() == -signal.SIGKILL
-        await self.fake.wait_for(
-            lambda: not self.fake.gateway.shard_connected(self.shard),
-            what=f"shard {self.shard}'s gateway to close",
-        )
-
-    def errors(self) -> list[str]:
-        return [line for line in self.process.output if line.startswith(("ERROR", "CRITICAL"))]
-
-
-class Cluster:
-    def __init__(self, fake: FakeDiscord, clock: ManualClock, url: str) -> None:
-        self.fake = fake
-        self.clock = clock
-        self.url = url
-        processes = [ShardProcess(fake, clock, url, env) for env in compose_services().values()]
-        self.shards = sorted(processes, key=lambda process: process.shard)
-
-    async def advance(self, seconds: float) -> None:
-        """Move the clock of the test (and the fake) and of every running process."""
-        self.clock.advance(seconds)
-        for shard in self.shards:
-            if shard.running:
-                await shard.process.send_line(f"advance {seconds}")
-
-    async def events(self, session_id: int) -> list[tuple[int, int | None, str]]:
-        conn = await asyncpg.connect(self.url)
-        try:
-            rows = await conn.fetch(
-                "SELECT version, actor_id, action FROM events WHERE session_id = $1"
-                " ORDER BY version",
-                session_id,
-            )
-        finally:
-            await conn.close()
-        return [
-            (row["version"], row["actor_id"], json.loads(row["action"])["type"]) for row in rows
-        ]
-
-
-@pytest.fixture
-async def sharded_fake(clock: ManualClock) -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(time_source=clock.now, shard_count=2, max_concurrency=1)
-    # Discord refuses an identify over max_concurrency: so does the fake.
-    fake.gateway.enforce_identify_limit = True
-    await fake.start()
-    yield fake
-    await fake.stop()
-    problems = fake.final_problems()
-    assert not problems, problems
-
-
-@pytest.fixture
-async def cluster(sharded_fake: FakeDiscord, clock: ManualClock) -> AsyncIterator[Cluster]:
-    async with isolated_database() as url:
-        running = Cluster(sharded_fake, clock, url)
-        try:
-            yield running
-        finally:
-            for shard in running.shards:
-                await shard.process.ensure_dead()
-
-
-def session_of(message: FakeMessage) -> int:
-    for custom_id in message.custom_ids():
-        parts = custom_id.split(":")
-        if len(parts) > 1 and parts[1].isdigit():
-            return int(parts[1])
-    raise AssertionError(f"no session id on {message.custom_ids()}")
-
-
-async def press(player: Player, board: FakeMessage) -> None:
-    outcome = await player.click(board, f"Column {enabled_columns(board)[0] + 1}")
-    # The answer is the board itself, unless the move took over 1.5 s on a loaded machine:
-    # then the bot deferred in time and edited the board after (bot/answers.py).
-    deferred_in_time = outcome.type is CallbackType.DEFERRED_UPDATE and outcome.latency >= 1.4
-    assert outcome.type is CallbackType.UPDATE_MESSAGE or deferred_in_time, (
-        outcome.type,
-        outcome.latency,
-        outcome.text(),
-    )
 
 
 @pytest.mark.postgres_only
@@ -216,8 +83,9 @@ async def test_two_processes_share_the_games_and_survive_one_being_killed(
     ai_session = session_of(ai_board)
     await press(carol, ai_board)
     await second.kill()
-    await cluster.advance(1)
-    # The other process fires that timer and shows it on shard 1's board.
+    # The other process fires that timer and shows it on shard 1's board, once the dead
+    # process's claim on the board (its answer might still have been landing) is over.
+    await cluster.advance(SHOW_LEASE_SECONDS)
     await fake.wait_for(
         lambda: board_turn(ai_board) == 5 and ai_board_idle(ai_board), what="the AI's move"
     )
@@ -246,6 +114,72 @@ async def test_two_processes_share_the_games_and_survive_one_being_killed(
     timers = [kind for _, actor, kind in await cluster.events(diceman.session_id) if not actor]
     assert timers == ["warn", "timeout"], timers
     assert fake.gateway.identify_violations() == []
+    assert first.errors() == [] and second.errors() == []
+    await second.process.stop()
+    await first.process.stop()
+
+
+@pytest.mark.postgres_only
+async def test_a_restarted_process_s_repair_never_lands_over_a_newer_answer(
+    cluster: Cluster, sharded_fake: FakeDiscord
+) -> None:
+    """A process starting up repairs a board that looks behind (what a message shows is
+    recorded every half second) while the process playing it answers a newer move. The
+    repair's edit is slow to land: the newer answer waits for it rather than land first,
+    and the board ends on the newest turn, never showing an older one after a newer."""
+    fake = sharded_fake
+    one: FakeGuild = await fake.create_guild("Shard One", shard=1)
+    alice, bob = await one.add_member("alice"), await one.add_member("bob")
+    first, second = cluster.shards
+    await first.start()
+    await second.start()
+    await first.ready(syncs_before=0)
+    await second.ready(syncs_before=0)
+    board = await start_duel(fake, alice, bob, first="me")
+    await press(alice, board)
+    assert board_turn(board) == 2
+
+    # Shard 0's process restarts while the board looks behind in the database (as it
+    # does for up to half a second after each move): once what the board shows is
+    # recorded, it is set back one version.
+    await first.process.stop()
+    conn = await asyncpg.connect(cluster.url)
+    try:
+
+        async def recorded() -> bool:
+            row = await conn.fetchrow(
+                "SELECT shown_version, version, show_owner FROM sessions WHERE id = $1",
+                session_of(board),
+            )
+            return row["shown_version"] == row["version"] and row["show_owner"] is None
+
+        # Recorded by the other process on its own time: nothing reaches the fake then,
+        # so this one condition is polled (for 5 s at most).
+        for _ in range(100):
+            if await recorded():
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the board's version was not recorded within 5 s")
+        await conn.execute(
+            "UPDATE sessions SET shown_version = shown_version - 1 WHERE id = $1",
+            session_of(board),
+        )
+    finally:
+        await conn.close()
+    repair = fake.hold(routes.MESSAGE, method="PATCH", when=lambda r: r.message_id == board.id)
+    syncs = fake.commands.sync_count
+    await first.start()
+    await first.ready(syncs_before=syncs)
+    held = await repair.arrived()  # its repair of turn 2 is on its way...
+    # ...when bob moves: the answer comes from shard 1's process.
+    outcome = await bob.click(board, f"Column {enabled_columns(board)[0] + 1}")
+    assert outcome.type in (CallbackType.UPDATE_MESSAGE, CallbackType.DEFERRED_UPDATE)
+    repair.release()
+    await fake.wait_for(lambda: held.status != 0, what="the repair's edit to land")
+    await fake.wait_for(lambda: board_turn(board) == 3, timeout=10, what="turn 3 on the board")
+    shown = turns_shown(board)
+    assert shown == sorted(shown), f"an older turn landed after a newer one: {shown}"
     assert first.errors() == [] and second.errors() == []
     await second.process.stop()
     await first.process.stop()
