@@ -617,7 +617,8 @@ MIGRATIONS: list[Migration] = [
         """,
             ),
         ),
-    ),    Migration(
+    ),
+    Migration(
         9,
         # Deadline ids are never reused. SQLite's plain INTEGER PRIMARY KEY hands a deleted
         # highest id to the next row: a runner that had claimed a turn's timer, racing the
