@@ -8,6 +8,7 @@ import importlib
 import logging
 import pkgutil
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from bot.games import Session
 from bot.guild_settings import GuildSettings
 from bot.i18n import N_, _, pgettext
 from bot.identify import IdentifyGate
+from bot.landing import Landings
 from bot.languages import CommandTranslator, LanguageBook, enter_interaction
 from bot.pictures import worker as picture_worker
 from bot.publication_store import PublicationStore
@@ -142,6 +144,9 @@ class DiceBot(commands.AutoShardedBot):
             # This process runs only its own shards (SHARD_IDS) of SHARD_COUNT.
             client_options.setdefault("shard_count", shard_count)
             client_options.setdefault("shard_ids", shard_ids)
+        # Tells when Discord applied an edit, before discord.py returns from it (bot.landing).
+        landings = Landings()
+        client_options.setdefault("http_trace", landings.trace)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -151,6 +156,7 @@ class DiceBot(commands.AutoShardedBot):
             **client_options,
         )
         self.settings = settings
+        self.landings = landings
         picture_worker.configure(
             settings.picture_worker, log_format=settings.log_format, log_level=settings.log_level
         )
@@ -174,6 +180,10 @@ class DiceBot(commands.AutoShardedBot):
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
         self._dm_channels: dict[int, int] = {}
+        # One public-message edit per channel at a time (see edit_public_message).
+        self._channel_edits: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self.languages = LanguageBook(self.db, self.clock)
 
     # -- start-up -------------------------------------------------------------------------
@@ -304,11 +314,27 @@ class DiceBot(commands.AutoShardedBot):
 
     async def edit_public_message(self, session: Session, **fields: Any) -> None:
         """Edit a game's public message with the bot token (channel endpoint), which keeps
-        working after the 15-minute life of an interaction token."""
+        working after the 15-minute life of an interaction token.
+
+        One edit per channel at a time: Discord takes 5 edits per 5 s in a channel, and
+        discord.py, when several requests of one bucket are under way as a window starts,
+        trusts the first answer's ``Remaining`` as if the others were not sent and lets
+        one more go, which Discord answers 429 (several games in one channel did). One at
+        a time its count is exact, and the channel's edits still go as fast as Discord
+        allows. Returns once Discord has applied the edit: if it used up the channel's
+        edits for now, discord.py's wait for the next window goes on in the background
+        (bot.landing), not in the caller."""
         if session.message_id is None:
             return
-        channel = self.get_partial_messageable(session.channel_id)
-        await channel.get_partial_message(session.message_id).edit(**fields)
+        message = self.get_partial_messageable(session.channel_id).get_partial_message(
+            session.message_id
+        )
+        path = f"/channels/{session.channel_id}/messages/{session.message_id}"
+        lock = self._channel_edits.get(session.channel_id)
+        if lock is None:
+            lock = self._channel_edits[session.channel_id] = asyncio.Lock()
+        async with lock:
+            await self.landings.applied(message.edit(**fields), "PATCH", path)
 
     async def ping_under_game(self, session: Session, user_id: int, text: str) -> discord.Message:
         """Post ``text`` as a reply to the game's public message, notifying ``user_id`` only
@@ -364,6 +390,7 @@ class DiceBot(commands.AutoShardedBot):
         self._watchdogs.cancel()
         await self._wait_for_handlers()
         await self.publisher.close()
+        await self.landings.close()
         await self.languages.close()
         await super().close()
         await self.db.close()
