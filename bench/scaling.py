@@ -162,6 +162,8 @@ async def drop_database(server: str, name: str) -> None:
 async def measure(configuration: Configuration, args: argparse.Namespace) -> Measured:
     shard_count = configuration.processes
     fake = FakeDiscord(shard_count=shard_count, max_concurrency=shard_count)
+    # Throughput, not Discord's pacing (see bench/interactions.py).
+    fake.rate_limits.for_benchmark("the bot's throughput, not Discord's pacing")
     await fake.start()
     guilds = [await fake.create_guild(f"Bench {n}", shard=n) for n in range(shard_count)]
     # Pairs of players (one game each) alternate between the servers.

@@ -79,10 +79,17 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def fake_discord(clock: ManualClock) -> AsyncIterator[FakeDiscord]:
+async def fake_discord(
+    clock: ManualClock, request: pytest.FixtureRequest
+) -> AsyncIterator[FakeDiscord]:
     """The running fake, with discord.py pointed at it. At teardown the test fails if the
-    fake saw problems a player would notice (late or missing answers, rejected bodies...)."""
+    fake saw problems a player would notice (late or missing answers, rejected bodies, a
+    429 the bot ran into...). Discord's rate limits apply (fakediscord/ratelimits.py); a
+    test marked ``machine_speed("why")`` gets ten times their requests per window."""
     fake = FakeDiscord(time_source=clock.now, check_answers=True)
+    machine_speed = request.node.get_closest_marker("machine_speed")
+    if machine_speed is not None:
+        fake.rate_limits.at_machine_speed(*machine_speed.args)
     await fake.start()
     with fake.redirect_discord_py():
         yield fake

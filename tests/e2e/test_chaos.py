@@ -155,8 +155,11 @@ class WeightedDice(Game):
         engine = self.engine()
         if engine is None:
             return False
-        labels = self.table.labels()
-        if engine["phase"] == "setup" and "Set up round" in labels:
+        # The table as it is on screen: its controls are the round it shows, which may lag
+        # the stored game (its edits wait for the channel's rate limit). A player presses
+        # the current round's Set up round when it is there, as they do with bets.
+        setup = f"wd:{self.session_id}:{engine['round']}:setup"
+        if engine["phase"] == "setup" and setup in self.table.custom_ids():
             return await self.set_up(engine)
         if engine["phase"] == "betting":
             rollers = engine["rollers"]
@@ -175,7 +178,7 @@ class WeightedDice(Game):
         house = self.players[engine["house"]]
         opened = None
         with contextlib.suppress(FakeUsageError, BotDidNotAnswer):
-            opened = await house.click(self.table, "Set up round")
+            opened = await house.click(self.table, f"wd:{self.session_id}:{engine['round']}:setup")
         if opened is None or opened.lost or opened.message is None:
             return True
         panel = opened.message

@@ -158,6 +158,7 @@ class RestApi:
         self.fake.requests.append(record)
         try:
             response = await self._handle(request, handler, record)
+            self.fake.rate_limits.stamp(record, response)
         finally:
             self.fake.notify()
         return response
@@ -204,6 +205,11 @@ class RestApi:
         self, request: web.Request, handler: Handler, record: RequestRecord
     ) -> web.StreamResponse:
         """Handle the request as Discord would and record the answer."""
+        # Discord's rate limits first (ratelimits.py): a request over its bucket or the
+        # global limit is answered 429 and not applied.
+        refused = self.fake.rate_limits.admit(record)
+        if refused is not None:
+            return refused
         try:
             self._check_auth(request, record)
             response = await handler(request)

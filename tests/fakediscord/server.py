@@ -39,6 +39,7 @@ from .models import (
     as_permission_value,
 )
 from .players import Player
+from .ratelimits import BucketState, RateLimitHit, RateLimits
 from .rest import RestApi
 from .snowflakes import SnowflakeFactory
 
@@ -70,6 +71,9 @@ class RequestRecord:
     fault: str | None = None
     # False when the bot never received the answer (an injected dropped connection).
     delivered: bool = True
+    # Its bucket as the answer's X-RateLimit-* headers gave it (ratelimits.py); None for a
+    # request the fake did not handle itself (refused before, or an injected fault).
+    rate_limit: BucketState | None = None
     fake: FakeDiscord | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -203,6 +207,10 @@ class FakeDiscord:
         # player's fault=), in order.
         self.injected_faults: list[InjectedFault] = []
         self.faults = FaultInjector(self)
+        # Discord's rate limits on every request the fake handles (ratelimits.py), and the
+        # 429s they gave (each also a "rate-limited" problem).
+        self.rate_limits = RateLimits(self)
+        self.rate_limited: list[RateLimitHit] = []
         # Timers the fake runs (interaction windows after a fault), cancelled at stop.
         self.timers: set[asyncio.TimerHandle] = set()
         # How long a player action waits for the bot's first answer before failing.

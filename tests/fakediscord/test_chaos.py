@@ -36,6 +36,9 @@ class Run:
 async def play(seed: int) -> Run:
     """Ten rounds of an answer, a send, an edit and a DM under chaos, then five without."""
     fake = FakeDiscord(time_source=ManualClock().now, check_answers=True)
+    # Fifteen sends, edits and DMs in a row, as fast as the probe goes: a test of the
+    # faults, not of Discord's pacing (that is test_ratelimits.py).
+    fake.rate_limits.at_machine_speed("fifteen sends, edits and DMs in a row")
     await fake.start()
     try:
         with fake.redirect_discord_py():
