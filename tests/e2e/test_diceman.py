@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from duel_support import Duel, confirm_id, diceman_lock, diceman_pick
 from fakediscord import FakeDiscord, FakeMessage, Player, routes
 from fakediscord.interactions import wait_for_answer
@@ -45,6 +46,7 @@ def field_of(board: FakeMessage, name: str) -> str:
     raise AssertionError(f"no field for {name} on {board.text()}")
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_whole_game_by_dm(
     running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
 ) -> None:
@@ -102,6 +104,7 @@ async def test_a_whole_game_by_dm(
     assert result["reason"] == "normal" and result["vs_ai"] == 0
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_closed_dms_play_through_make_your_move(
     running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
 ) -> None:
@@ -137,6 +140,7 @@ async def test_closed_dms_play_through_make_your_move(
     assert json.loads(result["summary"])["choices"][1] == [BOB_PICK] * number
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_game_against_the_ai(
     running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player
 ) -> None:

@@ -5,6 +5,7 @@ French."""
 
 from __future__ import annotations
 
+import pytest
 from duel_support import Duel, diceman_lock, diceman_pick
 from fakediscord import FakeDiscord, FakeGuild, FakeMessage
 
@@ -23,6 +24,7 @@ def finished(board: FakeMessage) -> bool:
     return "fin de la partida" in board.text()
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_whole_game_in_spanish_with_a_french_player(
     running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild
 ) -> None:

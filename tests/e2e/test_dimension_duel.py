@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from duel_support import Duel, duel_lock, select_id
 from fakediscord import FakeDiscord, FakeMessage, Player
 
@@ -54,6 +55,7 @@ def function_options(message: FakeMessage) -> list[str]:
     return [str(option["value"]) for option in select["options"]]
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_whole_tactical_game_by_dm(
     running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player, bob: Player
 ) -> None:
@@ -171,6 +173,7 @@ async def test_a_classic_game_with_roll(
     assert json.loads(result["summary"])["mode"] == "classic"
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_tactical_game_against_the_ai(
     running_bot: DiceBot, fake_discord: FakeDiscord, alice: Player
 ) -> None:

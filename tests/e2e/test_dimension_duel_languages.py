@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import pytest
 from duel_support import Duel, duel_lock
 from fakediscord import FakeDiscord, FakeGuild, Player
 
@@ -17,6 +18,7 @@ def control_id(message: object, suffix: str) -> str:
     return next(c for c in message.custom_ids() if c.endswith(suffix))  # type: ignore[attr-defined]
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_turn_in_a_spanish_server_with_a_french_player(
     guild: FakeGuild,
     make_member: Callable[..., Awaitable[Player]],

@@ -55,6 +55,7 @@ async def let_the_ai_move(fake: FakeDiscord, clock: ManualClock, board: FakeMess
     )
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_whole_game_in_spanish_with_a_french_onlooker(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,

@@ -171,6 +171,7 @@ async def test_a_restart_while_the_ai_is_due_to_move(
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_game_against_each_ai_level_to_the_end(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,

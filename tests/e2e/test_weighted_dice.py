@@ -159,6 +159,7 @@ DICE_CYCLE = ((20, 20), (12, 8), (6, 10), (20, 4), (8, 8))
 
 
 @pytest.mark.parametrize("count", [5, 12])
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_whole_game_to_150_through_buttons_and_modals(
     running_bot, fake_discord, make_member, count: int
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from test_weighted_dice import DICE_CYCLE
 from weighted_support import Table
 
@@ -17,6 +18,7 @@ def said(language: str, english: str) -> str:
         return i18n.unpseudo(_(english))
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_whole_game_in_spanish_with_a_french_player(
     running_bot, fake_discord, guild, make_member
 ) -> None:

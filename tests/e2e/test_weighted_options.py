@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from weighted_support import Table, script_dice
 
 from bot.guild_settings import save_guild_overrides
@@ -25,6 +26,7 @@ async def deadlines(bot, session_id: int) -> list[tuple[str, float]]:
     return [(row["kind"], row["due_at"]) for row in rows]
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_a_short_game_shows_its_target_and_ends_sooner(
     running_bot, fake_discord, make_member
 ) -> None:
