@@ -16,7 +16,7 @@ text are mapped to one palette once, so a render copies bytes and encodes a smal
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -204,8 +204,8 @@ def _ghost_rgb(size: int, background: colours.RGB) -> Image.Image:
 
 
 @cache
-def _dice_rgb() -> dict[tuple[Any, ...], Image.Image]:
-    sprites: dict[tuple[Any, ...], Image.Image] = {}
+def _dice_rgb() -> dict[tuple[Any, ...] | str, Image.Image]:
+    sprites: dict[tuple[Any, ...] | str, Image.Image] = {}
     for face in PIPS:
         for count, fill in FILLS.items():
             for ring in (False, True):
@@ -229,7 +229,7 @@ def _rounded(
     draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
 
 
-def _supersampled(draw_at: Any) -> Image.Image:
+def _supersampled(draw_at: Callable[[ImageDraw.ImageDraw, int], None]) -> Image.Image:
     """An RGB picture of the whole board drawn by ``draw_at(draw, scale)`` at 4x."""
     scale = SUPERSAMPLE
     big = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), colours.BACKGROUND)
@@ -245,8 +245,9 @@ def _base_rgb() -> Image.Image:
 @cache
 def _base_big() -> Image.Image:
     def draw_at(draw: ImageDraw.ImageDraw, s: int) -> None:
-        def box(b: tuple[float, float, float, float]) -> tuple[float, ...]:
-            return tuple(v * s for v in b)
+        def box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+            left, top, right, bottom = b
+            return left * s, top * s, right * s, bottom * s
 
         _rounded(draw, box(PANEL), 10 * s, fill=CARD)
         middle = BAND_TOP + BAND / 2
@@ -275,7 +276,7 @@ def _frame_rgb(box: tuple[int, int, int, int], colour: colours.RGB, radius: int)
     scale = SUPERSAMPLE
     left, top, right, bottom = box
     area = (left - 2, top - 2, right + 3, bottom + 3)
-    big = _base_big().crop(tuple(v * scale for v in area))
+    big = _base_big().crop((area[0] * scale, area[1] * scale, area[2] * scale, area[3] * scale))
     ImageDraw.Draw(big).rounded_rectangle(
         ((left - area[0]) * scale, (top - area[1]) * scale,
          (right - area[0]) * scale, (bottom - area[1]) * scale),
@@ -377,7 +378,7 @@ def render_board(
                 count = min(3, faces.count(face))
                 left, top = die_box(seat, column, slot)[:2]
                 canvas.paste(drawn.dice["die", face, count, is_last], (left, top))
-            if knocked:
+            if knocked and last is not None:
                 for slot in range(len(faces), min(SLOTS, len(faces) + len(last["removed"]))):
                     left, top = die_box(seat, column, slot)[:2]
                     canvas.paste(drawn.dice["ghost"], (left, top))

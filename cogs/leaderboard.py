@@ -36,6 +36,7 @@ from bot.leaderboard import (
     SORT_LABELS,
     GameStats,
     HistoryEntry,
+    HistoryPlayer,
     LeaderboardPage,
     PlayerStats,
     SortKey,
@@ -674,7 +675,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
 
 
 def players_text(entry: HistoryEntry) -> str:
-    def name(player: Any) -> str:
+    def name(player: HistoryPlayer) -> str:
         return player_name(player.user_id, player.display_name)
 
     players = sorted(entry.players, key=lambda p: (p.place, p.seat))

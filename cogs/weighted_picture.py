@@ -231,6 +231,7 @@ def _draw_round(
         return
     if view["phase"] == "setup":
         house = names[view["house"]]
+        lines: list[tuple[str, colours.RGB, pictures_text.Weight]]
         # Translators: short lines in the picture's narrow panel: "House", the house's
         # name, then "picks two rollers and their dice" (wrapped, 3 lines at most).
         lines = [(_("House"), colours.MUTED, "regular"), (house, colours.TEXT, "bold")]
