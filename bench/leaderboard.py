@@ -46,8 +46,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.catalog import GAMES  # noqa: E402
 from bot.games import Seat, Session  # noqa: E402
-from bot.leaderboard import GAMES, leaderboard_page, player_stats  # noqa: E402
+from bot.leaderboard import leaderboard_page, player_stats  # noqa: E402
 from bot.results import record_result  # noqa: E402
 from bot.storage import Database, SQLiteDatabase  # noqa: E402
 from cogs.leaderboard import leaderboard_embed, stats_embed  # noqa: E402

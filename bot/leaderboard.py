@@ -20,19 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.i18n import N_, _
+# GAME_TITLES and game_title are re-exported for cogs/admin.py, which imports them from here.
+from bot.catalog import GAME_TITLES as GAME_TITLES
+from bot.catalog import GAMES
+from bot.catalog import game_title as game_title
+from bot.i18n import N_
 from bot.seasons import Season, current_season
 from bot.storage import Database, Row
-
-# Proper names in every language, still through the catalogs (``game_title``); the
-# English stays the choice names of the slash commands (their translator localizes those).
-GAME_TITLES: dict[str, str] = {
-    "knucklebones": N_("Knucklebones"),
-    "diceman": N_("Diceman"),
-    "weighted_dice": N_("Weighted Dice"),
-    "dimension_duel": N_("Dimension Duel"),
-}
-GAMES: tuple[str, ...] = tuple(GAME_TITLES)
 
 SortKey = Literal["rating", "wins", "win_rate"]
 # Translators: how a leaderboard is sorted ("Sorted by {sort}").
@@ -77,12 +71,6 @@ _SEASON_JOIN = (
 def ladder_minimum(provisional_games: int) -> int:
     """Ladder games needed to be ranked: the server's threshold, and at least one game."""
     return max(1, provisional_games)
-
-
-def game_title(game: str) -> str:
-    """A game's title in the current language (the game's proper name)."""
-    title = GAME_TITLES.get(game)
-    return _(title) if title is not None else game.replace("_", " ").title()
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str | None:

@@ -11,9 +11,9 @@ from typing import Any
 
 from bot.games import Session
 from bot.migrations import Dialect
-from bot.move_writes import loads
 from bot.sessions import session_columns, session_from
 from bot.storage import Database
+from bot.storage.move_writes import loads
 
 
 class ShowClaim(Enum):

@@ -40,7 +40,10 @@ from bot.games import (
 )
 from bot.guild_settings import GuildSettings, load_guild_settings, stored_guild_settings
 from bot.migrations import Dialect
-from bot.move_writes import (
+from bot.results import record_result
+from bot.series import FOLLOW_UP_KEY
+from bot.storage import Connection, Database
+from bot.storage.move_writes import (
     MAX_NAME_LENGTH,
     MoveWrite,
     claim_channel,
@@ -50,8 +53,6 @@ from bot.move_writes import (
     stored_seats,
     write_seats,
 )
-from bot.series import FOLLOW_UP_KEY
-from bot.storage import Connection, Database
 
 log = logging.getLogger(__name__)
 
@@ -416,7 +417,8 @@ class SessionService:
             guild_settings=settings,
         )
         write = MoveWrite(previous, handler.step(ctx, action), actor_id, action, now)
-        return write, await self.db.write_move(conn, write)
+        await self.db.write_move(conn, write)
+        return write, await _record_result(conn, write)
 
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""
@@ -495,6 +497,23 @@ class SessionService:
         await self.db.write(
             "DELETE FROM deadlines WHERE id = ? AND claimed_by = ?", (deadline_id, self.instance)
         )
+
+
+async def _record_result(conn: Connection, write: MoveWrite) -> int | None:
+    """The result and ratings of a game the move ended, in the move's transaction; the
+    result's id (None for a move that ended nothing)."""
+    step = write.step
+    if step.result is None:
+        return None
+    seats = step.seats if step.seats is not None else list(write.previous.seats)
+    return await record_result(
+        conn,
+        session=write.previous,
+        seats=seats,
+        result=step.result,
+        summary=step.summary,
+        now=write.now,
+    )
 
 
 def message_link(session: Session) -> str | None:

@@ -17,8 +17,8 @@ from discord.ext import commands
 
 from bot.answers import answer_for
 from bot.app import DiceBot
+from bot.catalog import GAMES, game_title
 from bot.i18n import N_, _, ngettext, number
-from bot.leaderboard import GAMES, game_title
 from bot.pictures import palette
 from bot.replies import Guarded
 from bot.text import clip

@@ -26,13 +26,12 @@ from discord.ext import commands
 from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
+from bot.catalog import GAME_TITLES, GAMES, game_title
 from bot.errors import UserError
 from bot.i18n import N_, _, list_of, ngettext, number, pgettext
 from bot.i18n import percent as percent_text
 from bot.languages import public_language
 from bot.leaderboard import (
-    GAME_TITLES,
-    GAMES,
     SORT_LABELS,
     GameStats,
     HistoryEntry,
@@ -41,7 +40,6 @@ from bot.leaderboard import (
     PlayerStats,
     SortKey,
     Standing,
-    game_title,
     leaderboard_page,
     player_stats,
 )

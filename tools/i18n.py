@@ -46,6 +46,7 @@ AREAS: dict[str, tuple[str, ...]] = {
         "cogs/rules.py",
         "cogs/help.py",
         "bot/leaderboard.py",
+        "bot/catalog.py",
     ),
     "admin": ("cogs/admin.py", "cogs/meta.py", "bot/seasons.py", "bot/guild_settings.py"),
     "core": ("bot/*.py", "bot/pictures/*.py", "game_core/*.py"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.storage.base import BUSY_TIMEOUT_MS, Connection, Database, Row, StorageUnavailable
+from bot.storage.base import Database
+from bot.storage.connection import BUSY_TIMEOUT_MS, Connection, Row, StorageUnavailable
 from bot.storage.sqlite import SQLiteDatabase, is_unavailable
 
 if TYPE_CHECKING:

@@ -22,70 +22,18 @@ from __future__ import annotations
 import functools
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from bot.migrations import MIGRATIONS, SCHEMA_MIGRATIONS, Dialect
+from bot.storage.connection import (
+    Connection,
+    Params,
+)
+from bot.storage.move_writes import MoveWrite, write_move
 
-if TYPE_CHECKING:
-    from bot.move_writes import MoveWrite
-
-# How long a write waits for another connection's lock before giving up (both adapters).
-BUSY_TIMEOUT_MS = 5_000
-
-Params = Sequence[Any]
 T = TypeVar("T")
-
-
-class StorageUnavailable(Exception):
-    """The database is locked for too long, unreachable, gone, or unwritable."""
-
-
-class Row(Protocol):
-    """A result row: by column name or by position (aiosqlite.Row and asyncpg.Record)."""
-
-    def __getitem__(self, key: str | int) -> Any: ...
-
-    def keys(self) -> Iterable[str]: ...
-
-    def __iter__(self) -> Any: ...
-
-    def __len__(self) -> int: ...
-
-
-class Connection(ABC):
-    """A connection inside a transaction or a read block."""
-
-    dialect: Dialect
-
-    @abstractmethod
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; returns how many rows it changed."""
-
-    @abstractmethod
-    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
-        """Run one statement once per parameter row."""
-
-    @abstractmethod
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Any]:
-        """Rows of one query (each a ``Row``)."""
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Any | None:
-        rows = await self.fetch_all(sql, params)
-        return rows[0] if rows else None
-
-    async def fetch_value(self, sql: str, params: Params = ()) -> Any:
-        """The first column of the first row (None without rows)."""
-        row = await self.fetch_one(sql, params)
-        return None if row is None else row[0]
-
-    @property
-    def for_update(self) -> str:
-        """Appended to a SELECT that reads a row the transaction will change: on PostgreSQL
-        it locks the row, so concurrent moves on one session (from any process) take turns
-        instead of one failing its version check; SQLite's write lock already serialises."""
-        return " FOR UPDATE" if self.dialect == "postgresql" else ""
 
 
 class Database(ABC):
@@ -151,14 +99,12 @@ class Database(ABC):
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
-    async def write_move(self, conn: Connection, write: MoveWrite) -> int | None:
+    async def write_move(self, conn: Connection, write: MoveWrite) -> None:
         """Store one move in the open transaction (its new state with the version check,
-        seats, event, deadlines, result and ratings); returns the result id if the game
-        ended. The seam for storing a move: an adapter may do it its own way, e.g. in
-        fewer round trips, with the same effect as ``bot.move_writes.write_move``."""
-        from bot.move_writes import write_move
-
-        return await write_move(conn, write)
+        seats, event and deadlines). The seam for storing a move: an adapter may do it its
+        own way, e.g. in fewer round trips, with the same effect as
+        ``bot.move_writes.write_move``."""
+        await write_move(conn, write)
 
     @abstractmethod
     async def schema(self) -> list[tuple[str, str]]:

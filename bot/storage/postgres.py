@@ -21,15 +21,16 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
-from bot.storage.base import BUSY_TIMEOUT_MS, Connection, Database, Params, StorageUnavailable
-
-if TYPE_CHECKING:
-    from bot.move_writes import MoveWrite
+from bot.errors import SessionChanged
+from bot.games import OPEN_STATUSES
+from bot.storage.base import Database
+from bot.storage.connection import BUSY_TIMEOUT_MS, Connection, Params, StorageUnavailable
+from bot.storage.move_writes import MoveWrite, dumps
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -429,21 +430,17 @@ class PostgresDatabase(Database):
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
-    async def write_move(self, conn: Connection, write: MoveWrite) -> int | None:
+    async def write_move(self, conn: Connection, write: MoveWrite) -> None:
         """A move's writes in one round trip (``MOVE_STATEMENT``) where the plain path
-        (``bot.move_writes.write_move``) takes one a statement; a move that changes the
-        seats takes the plain path, and the result and ratings of a game that ended are
-        recorded with its statements after. Stores exactly what the plain path stores."""
-        from bot.errors import SessionChanged
-        from bot.games import OPEN_STATUSES
-        from bot.move_writes import dumps
-        from bot.results import record_result
-
+        (``bot.storage.move_writes.write_move``) takes one a statement; a move that changes the
+        seats takes the plain path. Stores exactly what the plain path stores. A move that
+        ends a game takes the transaction: its result is recorded after it, in it."""
         previous, step, now = write.previous, write.step, write.now
         if isinstance(conn, _Optimistic) and (step.seats is not None or step.result is not None):
             raise _TakeTheTransaction()  # more than one statement: they go in one transaction
         if step.seats is not None:
-            return await super().write_move(conn, write)
+            await super().write_move(conn, write)
+            return
         ended = step.status not in OPEN_STATUSES
         timers = [] if ended or step.deadlines is None else step.deadlines
         params = (
@@ -464,20 +461,10 @@ class PostgresDatabase(Database):
         )
         if isinstance(conn, _Optimistic):
             await conn.save_move(params)
-            return None
+            return
         saved = await conn.fetch_value(MOVE_STATEMENT, params)
         if saved != 1:
             raise SessionChanged()
-        if step.result is None:
-            return None
-        return await record_result(
-            conn,
-            session=previous,
-            seats=list(previous.seats),
-            result=step.result,
-            summary=step.summary,
-            now=now,
-        )
 
     async def _before_migrating(self, conn: Connection) -> None:
         # Two processes starting at once: the second waits, then finds nothing to do.

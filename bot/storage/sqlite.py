@@ -24,7 +24,8 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from bot.storage.base import BUSY_TIMEOUT_MS, Connection, Database, Params, StorageUnavailable
+from bot.storage.base import Database
+from bot.storage.connection import BUSY_TIMEOUT_MS, Connection, Params, StorageUnavailable
 
 T = TypeVar("T")
 

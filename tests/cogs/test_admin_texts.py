@@ -9,9 +9,9 @@ import discord
 import pytest
 
 from bot import i18n
+from bot.catalog import GAMES
 from bot.errors import UserError
 from bot.guild_settings import GuildSettings
-from bot.leaderboard import GAMES
 from bot.replies import DMS_CLOSED_HELP
 from bot.seasons import ClosedSeason, Season, clean_name
 from cogs.admin import (

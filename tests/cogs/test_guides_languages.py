@@ -10,9 +10,9 @@ import discord
 import pytest
 
 from bot import i18n
+from bot.catalog import GAMES
 from bot.guild_settings import GuildSettings
 from bot.leaderboard import (
-    GAMES,
     Favourite,
     GameStats,
     HistoryEntry,

@@ -28,11 +28,11 @@ from bot.errors import (
     WrongMessage,
 )
 from bot.games import cancel_reason
-from bot.move_writes import already_playing
 from bot.permissions import missing_permissions
 from bot.rematch import describe_follow_up, play_on_label
 from bot.replies import DMS_CLOSED_HELP, InvalidOption, known_error_message
 from bot.series import Series, challenge_line, finished_line, running_line
+from bot.storage.move_writes import already_playing
 from game_core.errors import IllegalMove
 
 ANN, BO = 111, 222

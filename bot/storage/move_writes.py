@@ -3,9 +3,10 @@
 ``SessionService.act`` loads the session, runs the game's step, and hands everything the
 move must store to the adapter as ONE ``MoveWrite`` (``Database.write_move``): the new
 state saved with the version check, the seats and who is busy in the channel, the event
-row, the deadlines, and the result and ratings when the game ends. Every adapter runs the
-statements below inside the move's transaction; an adapter may store the same thing its
-own way (fewer round trips) as long as the result is the same.
+row and the deadlines. Every adapter runs the statements below inside the move's
+transaction; an adapter may store the same thing its own way (fewer round trips) as long
+as the result is the same. The result and ratings of a game that ended are the session
+service's to record, in the same transaction (``bot.results``): storage knows no ladder.
 """
 
 from __future__ import annotations
@@ -14,19 +15,16 @@ import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
+from bot.catalog import game_title
 from bot.errors import AlreadyPlaying, SessionChanged
 from bot.games import OPEN_STATUSES, Deadline, Seat, Session, Step
 from bot.i18n import _
-from bot.leaderboard import game_title
-from bot.results import record_result
+from bot.storage.connection import Connection
 from bot.text import escape
-
-if TYPE_CHECKING:
-    from bot.storage.base import Connection
 
 MAX_NAME_LENGTH = 100
 
@@ -69,10 +67,10 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
 
 
-async def write_move(conn: Connection, write: MoveWrite) -> int | None:
-    """Store the move in the open transaction; returns the result id if the game ended.
-    Raises SessionChanged if the session moved on since ``previous`` was loaded, or
-    AlreadyPlaying if a seat that arrived already has a game in the channel."""
+async def write_move(conn: Connection, write: MoveWrite) -> None:
+    """Store the move in the open transaction. Raises SessionChanged if the session moved
+    on since ``previous`` was loaded, or AlreadyPlaying if a seat that arrived already has
+    a game in the channel."""
     previous, step, now = write.previous, write.step, write.now
     new_version = previous.version + 1
     changed = await conn.execute(
@@ -98,12 +96,6 @@ async def write_move(conn: Connection, write: MoveWrite) -> int | None:
         await replace_deadlines(conn, previous.id, [])
     elif step.deadlines is not None:
         await replace_deadlines(conn, previous.id, step.deadlines)
-    if step.result is None:
-        return None
-    seats = step.seats if step.seats is not None else list(previous.seats)
-    return await record_result(
-        conn, session=previous, seats=seats, result=step.result, summary=step.summary, now=now
-    )
 
 
 def stored_seats(seats: Iterable[Seat]) -> list[Seat]:
