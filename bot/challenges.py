@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -19,13 +19,11 @@ from bot import i18n
 from bot.answers import answer_for
 from bot.errors import NotYourGame, StaleControl, UserError
 from bot.games import Deadline, NewSession, Outcome, Seat, Session, Step, StepContext
+from bot.host import GameHost, host_of
 from bot.i18n import N_, _, pgettext
 from bot.replies import Guarded
 from bot.series import Series, match_over_after, with_series
 from game_core.errors import IllegalMove
-
-if TYPE_CHECKING:
-    from bot.app import DiceBot
 
 CHALLENGE_ACTIONS = frozenset({"accept", "decline", "expire"})
 
@@ -146,7 +144,7 @@ def refuse_answered_challenge(ctx: StepContext, action: dict[str, Any]) -> None:
 
 
 async def act_on_challenge(
-    bot: DiceBot, session: Session, user_id: int, kind: str, command: str
+    bot: GameHost, session: Session, user_id: int, kind: str, command: str
 ) -> Outcome:
     """Withdraw or decline a challenge from a command. If it was accepted a moment ago,
     say so: the player asked to call off a challenge, not to lose a game."""
@@ -223,10 +221,7 @@ class ChallengeButton(
         return cls(int(match["session_id"]), match["choice"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        from bot.app import DiceBot
-
-        client = interaction.client
-        assert isinstance(client, DiceBot)
+        client = host_of(interaction)
         async with client.publisher.answering(self.session_id) as show:
             outcome = await client.sessions.act(
                 self.session_id,
@@ -238,7 +233,7 @@ class ChallengeButton(
             await show(answer_for(interaction), outcome.session, outcome.events)
 
 
-async def ping_challenger(bot: DiceBot, outcome: Outcome) -> None:
+async def ping_challenger(bot: GameHost, outcome: Outcome) -> None:
     """After an Accept, ping the challenger under the game: the edit that shows the game
     started notifies nobody, and they may be the one to move first."""
     if not any(event.get("type") == "challenge_accepted" for event in outcome.events):

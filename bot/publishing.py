@@ -40,13 +40,14 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import i18n, views
 from bot.answers import NETWORK_ERRORS, Answer, answer_for
 from bot.clock import Clock
+from bot.delivery import Delivery
 from bot.errors import UserError
 from bot.games import (
     CHANNEL_DELETED,
@@ -59,9 +60,6 @@ from bot.games import (
 )
 from bot.publication_store import PrivateMessage, PublicationStore, ShowClaim, Snapshot
 from bot.storage import StorageUnavailable
-
-if TYPE_CHECKING:
-    from bot.app import DiceBot
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +177,7 @@ def as_new_message(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class Publisher:
-    def __init__(self, bot: DiceBot, store: PublicationStore, clock: Clock) -> None:
+    def __init__(self, bot: Delivery, store: PublicationStore, clock: Clock) -> None:
         self.bot = bot
         self.store = store
         self.clock = clock

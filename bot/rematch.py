@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -25,14 +25,12 @@ from bot.answers import DELIVERY_ERRORS, answer_for
 from bot.challenges import is_challenge
 from bot.errors import FollowedUp
 from bot.games import Session, ShowContext
+from bot.host import GameHost, host_of
 from bot.i18n import _, number
 from bot.replies import Guarded
 from bot.series import Series, finished_line, follow_up_of, match_over_after
 from bot.sessions import message_link
 from game_core.errors import IllegalMove
-
-if TYPE_CHECKING:
-    from bot.app import DiceBot
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +107,7 @@ def finished_two_player(
 
 
 async def play_on(interaction: discord.Interaction, session_id: int, kind: str) -> None:
-    from bot.app import DiceBot
-
-    bot = interaction.client
-    assert isinstance(bot, DiceBot)
+    bot = host_of(interaction)
     user = interaction.user
     try:
         made = await bot.sessions.follow_up(
@@ -157,7 +152,7 @@ async def play_on(interaction: discord.Interaction, session_id: int, kind: str) 
             log.info("session %s: the next game's ping was not sent (%s)", session.id, error)
 
 
-async def _second_press(bot: DiceBot, interaction: discord.Interaction, follow_id: int) -> None:
+async def _second_press(bot: GameHost, interaction: discord.Interaction, follow_id: int) -> None:
     """A press on a game that already has its follow-up: accept or join it when that is
     what the player can still do there, else say where it is."""
     answer = answer_for(interaction)
