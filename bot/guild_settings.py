@@ -1,4 +1,5 @@
-"""Per-server game settings: defaults from the bot's Settings, overrides in the database."""
+"""Per-server game settings: defaults from the bot's Settings, overrides in the database
+(``bot.storage.guild_settings``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.config import Settings
 from bot.i18n import LANGUAGES
-from bot.storage import Connection
+from bot.storage import Connection, Database
+from bot.storage.guild_settings import save_settings, stored_settings
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +58,7 @@ def setting_bounds(field: str) -> tuple[int, int]:
 async def load_guild_settings(
     conn: Connection, guild_id: int, defaults: GuildSettings
 ) -> GuildSettings:
-    stored = await conn.fetch_value(
-        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    )
+    stored = await stored_settings(conn, guild_id)
     return stored_guild_settings(stored, guild_id, defaults)
 
 
@@ -88,9 +88,40 @@ def stored_guild_settings(
 async def save_guild_overrides(
     conn: Connection, guild_id: int, overrides: dict[str, Any], now: float
 ) -> None:
-    await conn.execute(
-        "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
-        " updated_at = excluded.updated_at",
-        (guild_id, json.dumps(overrides, sort_keys=True), now),
-    )
+    await save_settings(conn, guild_id, json.dumps(overrides, sort_keys=True), now)
+
+
+def stored_overrides(stored: str | None) -> dict[str, Any]:
+    """The overrides a server stored (``stored_settings``), unchecked: the known settings
+    only, none from an unreadable text."""
+    if stored is None:
+        return {}
+    try:
+        data = json.loads(stored)
+    except ValueError:
+        return {}
+    return {k: v for k, v in data.items() if k in GuildSettings.model_fields}
+
+
+async def change_guild_settings(
+    db: Database,
+    guild_id: int,
+    changes: dict[str, Any],
+    *,
+    defaults: GuildSettings,
+    now: float,
+) -> GuildSettings:
+    """Apply ``changes`` (field -> value; a ``language`` of None: follow the server's own)
+    to the server's stored overrides, in one transaction that holds its row; returns the
+    server's settings now. Raises pydantic's ValidationError, changing nothing, when the
+    result is not valid (the changes, or an override stored by an older version)."""
+    async with db.transaction() as conn:
+        overrides = {
+            **stored_overrides(await stored_settings(conn, guild_id, lock=True)),
+            **changes,
+        }
+        if overrides.get("language", "") is None:
+            del overrides["language"]
+        current = GuildSettings.model_validate({**defaults.model_dump(), **overrides})
+        await save_guild_overrides(conn, guild_id, overrides, now)
+    return current
