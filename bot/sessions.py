@@ -53,6 +53,7 @@ from bot.storage.move_writes import (
     stored_seats,
     write_seats,
 )
+from bot.storage.sessions import open_session_ids
 
 log = logging.getLogger(__name__)
 
@@ -177,6 +178,13 @@ class SessionService:
         rows = await self.db.fetch_all(sql + " ORDER BY id", params)
         sessions = [await self.get(row["id"]) for row in rows]
         return [session for session in sessions if session is not None]
+
+    async def open_in_channel(
+        self, channel_id: int, *, guild_id: int | None = None, game: str | None = None
+    ) -> list[int]:
+        """The ids of the open (pending or active) sessions in a channel, oldest first;
+        only this server's with ``guild_id``, only one game's with ``game``."""
+        return await open_session_ids(self.db, channel_id=channel_id, guild_id=guild_id, game=game)
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self.db.read() as conn:

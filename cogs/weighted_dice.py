@@ -815,21 +815,17 @@ class WeightedDice(
         )
         if own is not None:
             return own
-        rows = await self.bot.db.fetch_all(
-            "SELECT id FROM sessions WHERE game = ? AND channel_id = ?"
-            " AND status IN ('pending', 'active') ORDER BY id",
-            (GAME, interaction.channel_id),
-        )
-        if not rows:
+        tables = await self.bot.sessions.open_in_channel(interaction.channel_id, game=GAME)
+        if not tables:
             raise UserError(_("No Weighted Dice table is open in this channel."))
-        if len(rows) > 1:
-            listed = ", ".join(f"#{row['id']}" for row in rows)
+        if len(tables) > 1:
+            listed = ", ".join(f"#{table_id}" for table_id in tables)
             raise UserError(
                 _("Several tables are open here ({tables}): give the `{option}` number.").format(
                     tables=listed, option=pgettext("option name", "table")
                 )
             )
-        return await self.bot.sessions.require(rows[0]["id"])
+        return await self.bot.sessions.require(tables[0])
 
     # -- the game handler (runs inside the session's transaction) ----------------------------
 
