@@ -8,21 +8,19 @@ intent, but Discord only honours default permissions on a top-level command (and
 
 ``season new`` closes the season of one game or of all four and starts the next (see
 ``bot.seasons``), after a confirmation. The request (its games, the seasons it would
-close, the new season's name, who asked and when) is stored in ``season_requests``; the
-confirmation buttons are DynamicItems (prefix ``adm:``) that carry only its id:
+close, the new season's name, who asked and when) is kept by ``bot.season_requests``;
+the confirmation buttons are DynamicItems (prefix ``adm:``) that carry only its id:
 ``adm:season:<request id>:<yes|no>``. They expire after ``CONFIRM_SECONDS``, only the admin
 who asked may press them, and a request is answered once. **Keep it** deletes the pending
-request; **Close the season** marks it closed (its ``numbers``, ``{"knucklebones": 3}``,
-become ``{"closed": {"knucklebones": 3}}``) in the transaction that closes the seasons,
+request; **Close the season** marks it closed in the transaction that closes the seasons,
 which refuses if any of those seasons was closed meanwhile. Each takes the request only
-while it is still pending (its change must touch the row), so a press that loses the race
-to the other button, or comes after it, finds what the first one did and says so: a
-closed request stays readable until it expires with the others.
+while it is still pending, so a press that loses the race to the other button, or comes
+after it, finds what the first one did and says so: a closed request stays readable
+until it expires with the others.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -35,24 +33,25 @@ from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
 from bot.errors import GameOver, NotYourGame, UserError
-from bot.guild_settings import GuildSettings, save_guild_overrides, setting_bounds
+from bot.guild_settings import GuildSettings, change_guild_settings, setting_bounds
 from bot.i18n import LANGUAGES, N_, _, list_of, ngettext, number, pgettext
 from bot.leaderboard import GAME_TITLES, GAMES, game_title, leaderboard_page
 from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
-from bot.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
-from bot.seasons import (
-    ClosedSeason,
-    Season,
-    SeasonChanged,
-    clean_name,
-    close_season,
-    closed_seasons,
-    current_season,
-    find_season,
+from bot.season_requests import (
+    CONFIRM_SECONDS,
+    SeasonClosedMeanwhile,
+    close,
+    closed_by_request,
+    find_request,
+    forget,
+    keep,
+    request_season,
+    season_players,
 )
-from bot.storage import Connection, Database
+from bot.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
+from bot.seasons import ClosedSeason, Season, clean_name, closed_seasons, current_season
 from bot.text import escape
 from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 
@@ -60,10 +59,7 @@ from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 # Translators: why a game ended, shown inside the game's message
 # ("This game was stopped by an admin").
 CANCEL_REASON = N_("stopped by an admin")
-CONFIRM_SECONDS = 300
 ALREADY_ANSWERED = N_("This confirmation was already answered: nothing more was changed.")
-# The key a closed request's numbers are kept under (no game is called that).
-CLOSED_KEY = "closed"
 
 # The settings /dicebot settings changes: option name -> (GuildSettings field, label).
 # The labels are marked here and translated where shown (``_(label)``).
@@ -269,19 +265,6 @@ def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -
     return embed
 
 
-async def stored_overrides(conn: Connection, guild_id: int) -> dict[str, Any]:
-    stored = await conn.fetch_value(
-        "SELECT settings FROM guild_settings WHERE guild_id = ?" + conn.for_update, (guild_id,)
-    )
-    if stored is None:
-        return {}
-    try:
-        data = json.loads(stored)
-    except ValueError:
-        return {}
-    return {k: v for k, v in data.items() if k in GuildSettings.model_fields}
-
-
 # -- seasons ----------------------------------------------------------------------------------
 
 
@@ -311,16 +294,6 @@ def season_dates(season: Season) -> str:
 
 def players_text(count: int) -> str:
     return ngettext("{count} player", "{count} players", count).format(count=number(count))
-
-
-async def season_players(db: Database, season: Season) -> int:
-    """Players with a game against other players in a season."""
-    row = await db.fetch_one(
-        "SELECT COUNT(*) AS players FROM season_ratings"
-        " WHERE guild_id = ? AND game = ? AND season = ?",
-        (season.guild_id, season.game, season.number),
-    )
-    return 0 if row is None else int(row["players"])
 
 
 def confirmation_text(plan: list[tuple[Season, int]], new_name: str, expires_in: int) -> str:
@@ -356,36 +329,6 @@ def confirmation_text(plan: list[tuple[Season, int]], new_name: str, expires_in:
     return "\n".join(lines)
 
 
-async def request_season(
-    db: Database,
-    *,
-    guild_id: int,
-    game: str | None,
-    name: str,
-    admin_id: int,
-    now: float,
-) -> tuple[int, list[tuple[Season, int]]]:
-    """Store an admin's request to close the seasons of ``game`` (None: every game);
-    returns its id and, per game, the season it would close with its players."""
-    plan = []
-    for each in GAMES if game is None else (game,):
-        season = await current_season(db, guild_id, each)
-        plan.append((season, await season_players(db, season)))
-    numbers = {season.game: season.number for season, _ in plan}
-    async with db.transaction() as conn:
-        # Confirmations nobody answered before they expired are of no use any more.
-        await conn.execute(
-            "DELETE FROM season_requests WHERE issued_at < ?", (now - CONFIRM_SECONDS,)
-        )
-        request_id = await conn.fetch_value(
-            "INSERT INTO season_requests (guild_id, game, name, admin_id, issued_at, numbers)"
-            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            (guild_id, game, name, admin_id, now, json.dumps(numbers, sort_keys=True)),
-        )
-    assert isinstance(request_id, int)
-    return request_id, plan
-
-
 class SeasonConfirmButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -414,29 +357,20 @@ class SeasonConfirmButton(
         assert isinstance(bot, DiceBot)
         if interaction.guild_id is None:
             raise UserError(_("This confirmation belongs to a server."))
-        request = await bot.db.fetch_one(
-            "SELECT id, game, name, admin_id, issued_at, numbers FROM season_requests"
-            " WHERE id = ? AND guild_id = ?",
-            (self.request_id, interaction.guild_id),
-        )
+        request = await find_request(bot.db, self.request_id, interaction.guild_id)
         if request is None:
             await answer_for(interaction).update(content=_(ALREADY_ANSWERED), view=None)
             return
-        if interaction.user.id != request["admin_id"]:
+        if interaction.user.id != request.admin_id:
             raise NotYourGame(_("Only the admin who asked to close the season can answer this."))
-        numbers, closed_already = request_numbers(request["numbers"])
-        if closed_already:
+        if request.closed:
             await self.answer_late(interaction, bot)
             return
         if self.choice == "no":
             # Only while the request is still pending: a Close the season that took it
             # first (its transaction committed while this press was on its way) leaves
             # nothing here to delete, and this press must say what that one did.
-            kept = await bot.db.write(
-                "DELETE FROM season_requests WHERE id = ? AND numbers = ?",
-                (self.request_id, request["numbers"]),
-            )
-            if kept == 0:
+            if not await keep(bot.db, request):
                 await self.answer_late(interaction, bot)
                 return
             await answer_for(interaction).update(
@@ -448,8 +382,8 @@ class SeasonConfirmButton(
             N_("Only members with the **Manage Server** permission can close a season."),
         )
         now = bot.clock.now()
-        if now - request["issued_at"] > CONFIRM_SECONDS:
-            await forget_request(bot.db, self.request_id)
+        if now - request.issued_at > CONFIRM_SECONDS:
+            await forget(bot.db, self.request_id)
             await answer_for(interaction).update(
                 content=_(
                     "This confirmation expired, so nothing was changed. Run "
@@ -459,39 +393,21 @@ class SeasonConfirmButton(
             )
             return
         settings = await bot.sessions.guild_settings(interaction.guild_id)
-        closed: list[ClosedSeason] = []
-        async with bot.db.transaction() as conn:
-            # Marking the request closed first makes a second press (or a second process,
-            # or a Keep it pressed meanwhile) find it answered: only one transaction
-            # closes these seasons.
-            taken = await conn.execute(
-                "UPDATE season_requests SET numbers = ? WHERE id = ? AND numbers = ?",
-                (closed_numbers(numbers), self.request_id, request["numbers"]),
+        try:
+            closed = await close(
+                bot.db,
+                request,
+                closed_by=interaction.user.id,
+                provisional_games=settings.provisional_games,
+                now=now,
             )
-            if taken == 1:
-                for game in sorted(numbers, key=GAMES.index):
-                    try:
-                        closed.append(
-                            await close_season(
-                                conn,
-                                guild_id=interaction.guild_id,
-                                game=game,
-                                expected=numbers[game],
-                                name=request["name"],
-                                closed_by=interaction.user.id,
-                                provisional_games=settings.provisional_games,
-                                now=now,
-                            )
-                        )
-                    except SeasonChanged as error:
-                        raise UserError(
-                            _(
-                                "{game}: season {closed} was closed meanwhile (season {running} "
-                                "is running now), so nothing was changed."
-                            ).format(
-                                game=game_title(game), closed=numbers[game], running=error.running
-                            )
-                        ) from None
+        except SeasonClosedMeanwhile as error:
+            raise UserError(
+                _(
+                    "{game}: season {closed} was closed meanwhile (season {running} "
+                    "is running now), so nothing was changed."
+                ).format(game=game_title(error.game), closed=error.expected, running=error.running)
+            ) from None
         if not closed:
             await self.answer_late(interaction, bot)
             return
@@ -502,59 +418,17 @@ class SeasonConfirmButton(
         first, with what that answer did: the message then shows the truth whichever of
         the two answers lands last."""
         assert interaction.guild_id is not None
-        request = await bot.db.fetch_one(
-            "SELECT name, numbers FROM season_requests WHERE id = ? AND guild_id = ?",
-            (self.request_id, interaction.guild_id),
-        )
-        numbers, closed_already = (
-            request_numbers(request["numbers"]) if request is not None else ({}, False)
-        )
-        if request is None or not closed_already:
+        request = await find_request(bot.db, self.request_id, interaction.guild_id)
+        if request is None or not request.closed:
             # Kept, or expired: nothing was closed.
             await answer_for(interaction).update(content=_(ALREADY_ANSWERED), view=None)
             return
-        closed = await closed_by_request(bot.db, interaction.guild_id, numbers, request["name"])
+        closed = await closed_by_request(bot.db, request)
         if self.choice == "no":
             note = _("⚠️ Too late to keep it: **Close the season** was pressed first.")
         else:
             note = _(ALREADY_ANSWERED)
         await answer_for(interaction).update(content=f"{closed_text(closed)}\n{note}", view=None)
-
-
-def request_numbers(stored: str) -> tuple[dict[str, int], bool]:
-    """A request's seasons (game -> the number it closes) and whether Close the season
-    already closed them."""
-    data = json.loads(stored)
-    closed = data.get(CLOSED_KEY)
-    if isinstance(closed, dict):
-        return {game: int(number_) for game, number_ in closed.items()}, True
-    return {game: int(number_) for game, number_ in data.items()}, False
-
-
-def closed_numbers(numbers: dict[str, int]) -> str:
-    """What a request's ``numbers`` become when Close the season closes its seasons."""
-    return json.dumps({CLOSED_KEY: numbers}, sort_keys=True)
-
-
-async def closed_by_request(
-    db: Database, guild_id: int, numbers: dict[str, int], name: str
-) -> list[ClosedSeason]:
-    """What a request's Close the season did, read back: each season it closed (a closed
-    season never changes) and the one that followed it, named as the request asked."""
-    closed = []
-    for game in sorted(numbers, key=GAMES.index):
-        season = await find_season(db, guild_id, game, numbers[game])
-        if season is None or not season.closed:
-            continue
-        assert season.ended_at is not None
-        closed.append(
-            ClosedSeason(
-                closed=season,
-                started=Season(guild_id, game, season.number + 1, name, season.ended_at),
-                players=await season_players(db, season),
-            )
-        )
-    return closed
 
 
 def closed_text(closed: list[ClosedSeason]) -> str:
@@ -587,11 +461,6 @@ def closed_text(closed: list[ClosedSeason]) -> str:
         )
     )
     return "\n".join(lines)
-
-
-async def forget_request(db: Database, request_id: int) -> None:
-    async with db.transaction() as conn:
-        await conn.execute("DELETE FROM season_requests WHERE id = ?", (request_id,))
 
 
 async def seasons_embed(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> discord.Embed:
@@ -728,15 +597,16 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                 embed=settings_embed(current, defaults, note), ephemeral=True
             )
             return
-        async with self.bot.db.transaction() as conn:
-            overrides = {**await stored_overrides(conn, interaction.guild_id), **changes}
-            if overrides.get(LANGUAGE_FIELD, "") is None:
-                del overrides[LANGUAGE_FIELD]
-            try:
-                current = GuildSettings.model_validate({**defaults.model_dump(), **overrides})
-            except ValidationError as error:
-                raise UserError(settings_error_text(error, changes)) from None
-            await save_guild_overrides(conn, interaction.guild_id, overrides, self.bot.clock.now())
+        try:
+            current = await change_guild_settings(
+                self.bot.db,
+                interaction.guild_id,
+                changes,
+                defaults=defaults,
+                now=self.bot.clock.now(),
+            )
+        except ValidationError as error:
+            raise UserError(settings_error_text(error, changes)) from None
         changed = list_of(
             [
                 # Translators: a changed setting and its new value.
@@ -772,16 +642,14 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         channel_id = channel if channel is not None else interaction.channel_id
         # Editing each game's message comes after the answer, which only needs the database.
         await answer_for(interaction).defer()
-        rows = await self.bot.db.fetch_all(
-            "SELECT id FROM sessions WHERE channel_id = ? AND guild_id = ?"
-            " AND status IN ('pending', 'active') ORDER BY id",
-            (channel_id, interaction.guild_id),
+        session_ids = await self.bot.sessions.open_in_channel(
+            channel_id, guild_id=interaction.guild_id
         )
         stopped: list[str] = []
-        for row in rows:
+        for session_id in session_ids:
             try:
                 outcome = await self.bot.sessions.cancel(
-                    row["id"], interaction.user.id, CANCEL_REASON
+                    session_id, interaction.user.id, CANCEL_REASON
                 )
             except GameOver:
                 continue  # it ended on its own meanwhile
