@@ -10,9 +10,9 @@ from enum import Enum
 from typing import Any
 
 from bot.games import Session
-from bot.migrations import Dialect
 from bot.sessions import session_columns, session_from
 from bot.storage import Database
+from bot.storage.migrations import Dialect
 from bot.storage.move_writes import loads
 
 

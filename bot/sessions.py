@@ -39,10 +39,10 @@ from bot.games import (
     StepContext,
 )
 from bot.guild_settings import GuildSettings, load_guild_settings, stored_guild_settings
-from bot.migrations import Dialect
 from bot.results import record_result
 from bot.series import FOLLOW_UP_KEY
 from bot.storage import Connection, Database
+from bot.storage.migrations import Dialect
 from bot.storage.move_writes import (
     MAX_NAME_LENGTH,
     MoveWrite,

@@ -26,11 +26,11 @@ from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
-from bot.migrations import MIGRATIONS, SCHEMA_MIGRATIONS, Dialect
 from bot.storage.connection import (
     Connection,
     Params,
 )
+from bot.storage.migrations import MIGRATIONS, SCHEMA_MIGRATIONS, Dialect
 from bot.storage.move_writes import MoveWrite, write_move
 
 T = TypeVar("T")

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from bot.migrations import Dialect
+from bot.storage.migrations import Dialect
 
 # How long a write waits for another connection's lock before giving up (both adapters).
 BUSY_TIMEOUT_MS = 5_000

@@ -12,8 +12,8 @@ import pytest
 from backends import backend_url, database_at
 from foundation_support import OpenAnother
 
-from bot.migrations import MIGRATIONS, PerDialect
 from bot.storage import SQLiteDatabase
+from bot.storage.migrations import MIGRATIONS, PerDialect
 
 ALL_VERSIONS = [version for version, _ in MIGRATIONS]
 

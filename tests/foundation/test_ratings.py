@@ -16,10 +16,10 @@ from bot.clock import ManualClock
 from bot.games import Outcome, Seat, Step, StepContext
 from bot.guild_settings import GuildSettings
 from bot.leaderboard import leaderboard_page, player_stats
-from bot.migrations import MIGRATIONS
 from bot.results import pick_key, picks_of
 from bot.sessions import SeedSource, SessionService
 from bot.storage import Database
+from bot.storage.migrations import MIGRATIONS
 from game_core.base import GameResult
 
 GUILD = 5_000

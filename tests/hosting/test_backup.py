@@ -15,8 +15,8 @@ from pathlib import Path
 from fakediscord.process import PROJECT
 from hosting_support import migrated_database
 
-from bot.migrations import MIGRATIONS
 from bot.storage import Database, SQLiteDatabase
+from bot.storage.migrations import MIGRATIONS
 
 LATEST_SCHEMA = max(version for version, _ in MIGRATIONS)
 PADDING = "x" * 2_000  # a few MB in all, so the copy takes a while under the burst
