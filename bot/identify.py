@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.storage import Database
+from bot.storage.identify_slots import reserve_slot
 
 log = logging.getLogger(__name__)
 
@@ -43,15 +44,7 @@ class IdentifyGate:
         """Reserve the next identify slot of the shard's bucket; returns its time."""
         bucket = shard_id % self.max_concurrency
         now = self._now()
-        async with self.db.transaction() as conn:
-            next_free = await conn.fetch_value(
-                "INSERT INTO identify_slots (bucket, next_at) VALUES (?, ?)"
-                " ON CONFLICT (bucket) DO UPDATE SET next_at = CASE"
-                " WHEN identify_slots.next_at > ? THEN identify_slots.next_at + ?"
-                " ELSE ? END RETURNING next_at",
-                (bucket, now + self.window, now, self.window, now + self.window),
-            )
-        return float(next_free) - self.window
+        return await reserve_slot(self.db, bucket, now=now, window=self.window)
 
     async def wait_turn(self, shard_id: int) -> None:
         """Return when shard ``shard_id`` may IDENTIFY."""

@@ -26,6 +26,7 @@ from discord import app_commands
 from bot import i18n
 from bot.clock import Clock
 from bot.storage import Database, StorageUnavailable
+from bot.storage.user_languages import store_language, stored_language, stored_languages
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +68,7 @@ class LanguageBook:
 
     async def _store_if_stored_differs(self, user_id: int, language: str) -> None:
         try:
-            async with self._db.read() as conn:
-                stored = await conn.fetch_value(
-                    "SELECT language FROM user_languages WHERE user_id = ?", (user_id,)
-                )
+            stored = await stored_language(self._db, user_id)
         except StorageUnavailable:
             return
         if stored is not None and stored != language:
@@ -81,16 +79,10 @@ class LanguageBook:
         missing = sorted({user_id for user_id in user_ids if user_id not in self._known})
         if not missing:
             return
-        marks = ", ".join("?" for _ in missing)
         try:
-            async with self._db.read() as conn:
-                rows = await conn.fetch_all(
-                    f"SELECT user_id, language FROM user_languages WHERE user_id IN ({marks})",
-                    tuple(missing),
-                )
+            stored = await stored_languages(self._db, missing)
         except StorageUnavailable:
             return  # English this time; the next message asks again
-        stored = {int(row["user_id"]): row["language"] for row in rows}
         for user_id in missing:
             # Never seen anywhere: English until their client tells us otherwise.
             language = stored.get(user_id, i18n.ENGLISH)
@@ -108,12 +100,7 @@ class LanguageBook:
 
     async def _save(self, user_id: int, language: str) -> None:
         try:
-            await self._db.write(
-                "INSERT INTO user_languages (user_id, language, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
-                " updated_at = excluded.updated_at",
-                (user_id, language, self._clock.now()),
-            )
+            await store_language(self._db, user_id, language, now=self._clock.now())
         except StorageUnavailable:
             # Kept in memory; stored at the player's next interaction.
             self._known.pop(user_id, None)
