@@ -28,7 +28,9 @@ from dataclasses import dataclass
 
 from bot.errors import UserError
 from bot.i18n import _
-from bot.storage import Connection, Database, Row
+from bot.storage import Connection, Database
+from bot.storage import seasons as stored
+from bot.storage.season_ratings import count_players
 
 # How long a season's name may be (Discord shows it in titles; the option says so too).
 NAME_LIMIT = 40
@@ -70,23 +72,14 @@ class Season:
         return _("Season {number}").format(number=self.number)
 
     @classmethod
-    def from_current(cls, guild_id: int, game: str, row: Row | None) -> Season:
+    def from_current(cls, guild_id: int, game: str, row: stored.CurrentRow | None) -> Season:
         if row is None:
             return cls(guild_id, game, 1, "", None)
-        return cls(guild_id, game, row["number"], row["name"], row["started_at"])
+        return cls(guild_id, game, row.number, row.name, row.started_at)
 
     @classmethod
-    def from_closed(cls, row: Row) -> Season:
-        return cls(
-            guild_id=row["guild_id"],
-            game=row["game"],
-            number=row["number"],
-            name=row["name"],
-            started_at=row["started_at"],
-            ended_at=row["ended_at"],
-            closed_by=row["closed_by"],
-            provisional_games=row["provisional_games"],
-        )
+    def from_closed(cls, row: stored.ClosedRow) -> Season:
+        return cls(**row._asdict())
 
 
 def clean_name(name: str | None) -> str:
@@ -114,21 +107,11 @@ async def lock_current_season(conn: Connection, guild_id: int, game: str, now: f
     """The number of the season running now, its row locked until the caller's transaction
     ends (created as season 1 the first time). Everything that writes a season's ladder
     or closes a season goes through here first."""
-    number = await conn.fetch_value(
-        "INSERT INTO season_current (guild_id, game, number, name, started_at)"
-        " VALUES (?, ?, 1, '', ?) ON CONFLICT (guild_id, game)"
-        " DO UPDATE SET number = season_current.number RETURNING number",
-        (guild_id, game, now),
-    )
-    assert isinstance(number, int)
-    return number
+    return await stored.lock_current(conn, guild_id, game, now)
 
 
 async def current_season(db: Database | Connection, guild_id: int, game: str) -> Season:
-    row = await db.fetch_one(
-        "SELECT number, name, started_at FROM season_current WHERE guild_id = ? AND game = ?",
-        (guild_id, game),
-    )
+    row = await stored.read_current(db, guild_id, game)
     return Season.from_current(guild_id, game, row)
 
 
@@ -137,11 +120,7 @@ async def find_season(db: Database, guild_id: int, game: str, number: int) -> Se
     current = await current_season(db, guild_id, game)
     if number == current.number:
         return current
-    row = await db.fetch_one(
-        "SELECT guild_id, game, number, name, started_at, ended_at, closed_by,"
-        " provisional_games FROM seasons WHERE guild_id = ? AND game = ? AND number = ?",
-        (guild_id, game, number),
-    )
+    row = await stored.read_closed(db, guild_id, game, number)
     return None if row is None else Season.from_closed(row)
 
 
@@ -149,12 +128,7 @@ async def closed_seasons(
     db: Database, guild_id: int, game: str, *, limit: int = LISTED_SEASONS
 ) -> list[Season]:
     """One game's closed seasons here, newest first."""
-    rows = await db.fetch_all(
-        "SELECT guild_id, game, number, name, started_at, ended_at, closed_by,"
-        " provisional_games FROM seasons WHERE guild_id = ? AND game = ?"
-        " ORDER BY number DESC LIMIT ?",
-        (guild_id, game, limit),
-    )
+    rows = await stored.list_closed(db, guild_id, game, limit)
     return [Season.from_closed(row) for row in rows]
 
 
@@ -192,25 +166,19 @@ async def close_season(
         )
     running = await current_season(conn, guild_id, game)
     started_at = running.started_at if running.started_at is not None else now
-    await conn.execute(
-        "INSERT INTO seasons (guild_id, game, number, name, started_at, ended_at, closed_by,"
-        " provisional_games) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, game, number, running.name, started_at, now, closed_by, provisional_games),
+    await stored.add_closed(
+        conn,
+        stored.ClosedRow(
+            guild_id, game, number, running.name, started_at, now, closed_by, provisional_games
+        ),
     )
-    await conn.execute(
-        "UPDATE season_current SET number = ?, name = ?, started_at = ?"
-        " WHERE guild_id = ? AND game = ?",
-        (number + 1, name, now, guild_id, game),
-    )
-    players = await conn.fetch_value(
-        "SELECT COUNT(*) FROM season_ratings WHERE guild_id = ? AND game = ? AND season = ?",
-        (guild_id, game, number),
-    )
+    await stored.start_next(conn, guild_id, game, number=number + 1, name=name, now=now)
+    players = await count_players(conn, guild_id, game, number)
     closed = Season(
         guild_id, game, number, running.name, started_at, now, closed_by, provisional_games
     )
     return ClosedSeason(
         closed=closed,
         started=Season(guild_id, game, number + 1, name, now),
-        players=int(players or 0),
+        players=players,
     )
