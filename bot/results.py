@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from openskill.models import PlackettLuce
 
 from bot.seasons import lock_current_season
+from bot.storage import results as stored
 from game_core.base import GameResult
 
 if TYPE_CHECKING:
@@ -60,62 +61,42 @@ async def record_result(
             ],
             now=now,
         )
-    result_id = await conn.fetch_value(
-        "INSERT INTO results (session_id, game, guild_id, channel_id, message_id, reason, draw,"
-        " vs_ai, summary, finished_at, season) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " RETURNING id",
-        (
-            session.id,
-            session.game,
-            session.guild_id,
-            session.channel_id,
-            session.message_id,
-            result.reason,
-            int(result.draw),
-            int(vs_ai),
-            json.dumps(summary, sort_keys=True),
-            now,
-            season,
+    result_id = await stored.add_result(
+        conn,
+        stored.ResultRow(
+            session_id=session.id,
+            game=session.game,
+            guild_id=session.guild_id,
+            channel_id=session.channel_id,
+            message_id=session.message_id,
+            reason=result.reason,
+            draw=result.draw,
+            vs_ai=vs_ai,
+            summary=json.dumps(summary, sort_keys=True),
+            finished_at=now,
+            season=season,
         ),
     )
-    assert isinstance(result_id, int)
     went_first = summary.get("first_seat")
-    rows = []
+    players = []
     for seat in seats:
         score = result.scores[seat.seat] if result.scores is not None else None
-        rows.append(
-            (
-                result_id,
-                seat.seat,
-                seat.user_id,
-                result.outcome(seat.seat),
-                result.ranks[seat.seat],
-                score,
-                int(went_first == seat.seat),
-                int(seat.is_ai),
+        players.append(
+            stored.ResultPlayerRow(
+                result_id=result_id,
+                seat=seat.seat,
+                user_id=seat.user_id,
+                outcome=result.outcome(seat.seat),
+                place=result.ranks[seat.seat],
+                score=score,
+                went_first=went_first == seat.seat,
+                is_ai=seat.is_ai,
             )
         )
-    await conn.execute_many(
-        "INSERT INTO result_players (result_id, seat, user_id, outcome, place, score,"
-        " went_first, is_ai) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
-    )
+    await stored.add_result_players(conn, players)
     await _update_ratings(conn, session, seats, result, vs_ai, now)
     await _count_picks(conn, session, seats, summary)
     return result_id
-
-
-def _next_streak_sql(table: str, outcome: str) -> str:
-    """The streak after one more game, from the stored streak: +n after n wins in a row,
-    -n after n losses; a draw resets it. Only win streaks count towards the best streak."""
-    return {
-        "win": f"CASE WHEN {table}.streak > 0 THEN {table}.streak + 1 ELSE 1 END",
-        "loss": f"CASE WHEN {table}.streak < 0 THEN {table}.streak - 1 ELSE -1 END",
-        "draw": "0",
-    }[outcome]
-
-
-_FIRST_STREAK = {"win": 1, "loss": -1, "draw": 0}
 
 
 @dataclass(frozen=True)
@@ -152,48 +133,23 @@ async def record_in_current_season(
         raise ValueError("a ranked outcome needs at least two players")
     season = await lock_current_season(conn, guild_id, game, now)
     user_ids = sorted(p.user_id for p in placings)
-    marks = ", ".join("?" for _ in user_ids)
-    rows = await conn.fetch_all(
-        "SELECT user_id, mu, sigma FROM season_ratings WHERE guild_id = ? AND game = ?"
-        f" AND season = ? AND user_id IN ({marks})",
-        (guild_id, game, season, *user_ids),
-    )
-    stored = {row[0]: (row[1], row[2]) for row in rows}
+    stored_ratings = await stored.season_ratings_of(conn, guild_id, game, season, user_ids)
     default = (RATING_MODEL.mu, RATING_MODEL.sigma)
-    rated = rate({user: stored.get(user, default) for user in user_ids}, placings)
+    rated = rate({user: stored_ratings.get(user, default) for user in user_ids}, placings)
     # In user id order, so two transactions never wait for each other's rows in a circle.
     for placing in sorted(placings, key=lambda p: p.user_id):
         mu, sigma = rated[placing.user_id]
-        streak = _next_streak_sql("season_ratings", placing.outcome)
-        first_streak = _FIRST_STREAK[placing.outcome]
-        await conn.execute(
-            "INSERT INTO season_ratings (guild_id, game, season, user_id, mu, sigma, ordinal,"
-            " wins, losses, draws, games, streak, best_streak, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)"
-            " ON CONFLICT (guild_id, game, season, user_id) DO UPDATE SET"
-            " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
-            " wins = season_ratings.wins + excluded.wins,"
-            " losses = season_ratings.losses + excluded.losses,"
-            " draws = season_ratings.draws + excluded.draws,"
-            " games = season_ratings.games + 1,"
-            f" best_streak = CASE WHEN season_ratings.best_streak > {streak}"
-            f" THEN season_ratings.best_streak ELSE {streak} END, streak = {streak},"
-            " updated_at = excluded.updated_at",
-            (
-                guild_id,
-                game,
-                season,
-                placing.user_id,
-                mu,
-                sigma,
-                ordinal(mu, sigma),
-                int(placing.outcome == "win"),
-                int(placing.outcome == "loss"),
-                int(placing.outcome == "draw"),
-                first_streak,
-                max(0, first_streak),
-                now,
-            ),
+        await stored.add_season_game(
+            conn,
+            guild_id=guild_id,
+            game=game,
+            season=season,
+            user_id=placing.user_id,
+            mu=mu,
+            sigma=sigma,
+            ordinal=ordinal(mu, sigma),
+            outcome=placing.outcome,
+            now=now,
         )
     return season
 
@@ -230,43 +186,18 @@ async def _update_ratings(
         outcome = result.outcome(seat.seat)
         mu, sigma = new_ratings[seat.user_id]
         score = _final_score(result, seat.seat)
-        streak = _next_streak_sql("ratings", outcome)
-        first_streak = _FIRST_STREAK[outcome]
-        # One upsert per player: the VALUES are what a first game leaves behind, the
-        # UPDATE adds this game to an existing row (SET expressions see the old values,
-        # named with the table: a bare name there is ambiguous to PostgreSQL).
-        await conn.execute(
-            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, wins, losses,"
-            " draws, games, streak, best_streak, score_total, scored_games, updated_at,"
-            " display_name)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
-            " display_name = excluded.display_name,"
-            " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
-            " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
-            " draws = ratings.draws + excluded.draws, games = ratings.games + 1,"
-            f" best_streak = CASE WHEN ratings.best_streak > {streak}"
-            f" THEN ratings.best_streak ELSE {streak} END, streak = {streak},"
-            " score_total = ratings.score_total + excluded.score_total,"
-            " scored_games = ratings.scored_games + excluded.scored_games,"
-            " updated_at = excluded.updated_at",
-            (
-                session.guild_id,
-                session.game,
-                seat.user_id,
-                mu,
-                sigma,
-                ordinal(mu, sigma),
-                int(outcome == "win"),
-                int(outcome == "loss"),
-                int(outcome == "draw"),
-                first_streak,
-                max(0, first_streak),
-                score or 0,
-                int(score is not None),
-                now,
-                seat.display_name,
-            ),
+        await stored.add_lifetime_game(
+            conn,
+            guild_id=session.guild_id,
+            game=session.game,
+            user_id=seat.user_id,
+            display_name=seat.display_name,
+            mu=mu,
+            sigma=sigma,
+            ordinal=ordinal(mu, sigma),
+            outcome=outcome,
+            score=score,
+            now=now,
         )
 
 
@@ -278,48 +209,29 @@ async def _record_ai_game(
     outcome = result.outcome(seat.seat)
     score = _final_score(result, seat.seat)
     mu, sigma = RATING_MODEL.mu, RATING_MODEL.sigma
-    await conn.execute(
-        "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, ordinal, ai_wins, ai_losses,"
-        " ai_draws, score_total, scored_games, updated_at, display_name)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
-        " display_name = excluded.display_name,"
-        " ai_wins = ratings.ai_wins + excluded.ai_wins,"
-        " ai_losses = ratings.ai_losses + excluded.ai_losses,"
-        " ai_draws = ratings.ai_draws + excluded.ai_draws,"
-        " score_total = ratings.score_total + excluded.score_total,"
-        " scored_games = ratings.scored_games + excluded.scored_games,"
-        " updated_at = excluded.updated_at",
-        (
-            session.guild_id,
-            session.game,
-            seat.user_id,
-            mu,
-            sigma,
-            ordinal(mu, sigma),
-            int(outcome == "win"),
-            int(outcome == "loss"),
-            int(outcome == "draw"),
-            score or 0,
-            int(score is not None),
-            now,
-            seat.display_name,
-        ),
+    await stored.add_ai_game(
+        conn,
+        guild_id=session.guild_id,
+        game=session.game,
+        user_id=seat.user_id,
+        display_name=seat.display_name,
+        mu=mu,
+        sigma=sigma,
+        ordinal=ordinal(mu, sigma),
+        outcome=outcome,
+        score=score,
+        now=now,
     )
 
 
 async def _current_ratings(
     conn: Connection, session: Session, user_ids: Sequence[int]
 ) -> dict[int, tuple[float, float]]:
-    marks = ", ".join("?" for _ in user_ids)
-    rows = await conn.fetch_all(
-        "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND game = ?"
-        f" AND user_id IN ({marks})",
-        (session.guild_id, session.game, *user_ids),
+    stored_ratings = await stored.lifetime_ratings_of(
+        conn, session.guild_id, session.game, user_ids
     )
-    stored = {row[0]: (row[1], row[2]) for row in rows}
     default = (RATING_MODEL.mu, RATING_MODEL.sigma)
-    return {user_id: stored.get(user_id, default) for user_id in user_ids}
+    return {user_id: stored_ratings.get(user_id, default) for user_id in user_ids}
 
 
 def _final_score(result: GameResult, seat: int) -> int | None:
@@ -374,20 +286,15 @@ def pick_key(pick: object) -> str | None:
 async def _count_picks(
     conn: Connection, session: Session, seats: Sequence[Seat], summary: dict[str, Any]
 ) -> None:
-    rows: list[tuple[int, str, int, str, int]] = []
+    picks: list[stored.PickUses] = []
     for seat in seats:
         if seat.is_ai:
             continue
         counts = Counter(picks_of(session.game, summary, seat.seat))
-        rows.extend(
-            (session.guild_id, session.game, seat.user_id, pick, uses)
+        picks.extend(
+            stored.PickUses(session.guild_id, session.game, seat.user_id, pick, uses)
             for pick, uses in counts.items()
         )
-    if rows:
-        rows.sort()
-        await conn.execute_many(
-            "INSERT INTO player_picks (guild_id, game, user_id, pick, uses)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id, pick)"
-            " DO UPDATE SET uses = player_picks.uses + excluded.uses",
-            rows,
-        )
+    if picks:
+        picks.sort()
+        await stored.add_picks(conn, picks)
