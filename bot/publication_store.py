@@ -10,10 +10,10 @@ from enum import Enum
 from typing import Any
 
 from bot.games import Session
-from bot.sessions import session_columns, session_from
 from bot.storage import Database
 from bot.storage.migrations import Dialect
 from bot.storage.move_writes import loads
+from bot.storage.sessions import session_columns, session_from
 
 
 class ShowClaim(Enum):

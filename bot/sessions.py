@@ -17,7 +17,6 @@ import secrets
 import socket
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from bot import i18n
@@ -42,18 +41,21 @@ from bot.guild_settings import GuildSettings, load_guild_settings, stored_guild_
 from bot.results import record_result
 from bot.series import FOLLOW_UP_KEY
 from bot.storage import Connection, Database
-from bot.storage.migrations import Dialect
 from bot.storage.move_writes import (
     MAX_NAME_LENGTH,
     MoveWrite,
-    claim_channel,
-    dumps,
     loads,
-    replace_deadlines,
-    stored_seats,
-    write_seats,
 )
-from bot.storage.sessions import open_session_ids
+from bot.storage.sessions import (
+    insert_session,
+    load_for_move,
+    load_session,
+    open_session_for_player,
+    open_session_ids,
+    saved_session,
+    session_columns,
+    session_from,
+)
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +169,7 @@ class SessionService:
         """The user's pending or active game in this channel, if any. A game they have left
         (their seat kept for the standings) counts only with ``include_left``."""
         async with self.db.read() as conn:
-            return await _open_session_for(conn, user_id, channel_id, game, include_left)
+            return await open_session_for_player(conn, user_id, channel_id, game, include_left)
 
     async def open_sessions(self, game: str | None = None) -> list[Session]:
         sql = "SELECT id FROM sessions WHERE status IN ('pending', 'active')"
@@ -302,7 +304,7 @@ class SessionService:
         assert session is not None
         self._notify_deadlines(new.deadlines)
         outcome = Outcome(
-            session=_saved(write),
+            session=saved_session(write),
             previous=previous,
             events=step.events,
             action=action,
@@ -359,7 +361,7 @@ class SessionService:
                 )
             )
         previous, step = write.previous, write.step
-        session = _saved(write)
+        session = saved_session(write)
         if step.deadlines and session.status in OPEN_STATUSES:
             self._notify_deadlines(step.deadlines)
         outcome = Outcome(
@@ -388,7 +390,7 @@ class SessionService:
         so that an adapter may run it in one trip (``Database.run_transaction``)."""
         # The session row first (locked on PostgreSQL), then its deadline: every move
         # takes its locks in that order, so two never wait for each other in a circle.
-        previous, overrides = await _load_for_move(conn, session_id)
+        previous, overrides = await load_for_move(conn, session_id)
         if previous is None:
             raise SessionNotFound()
         if deadline_id is not None:
@@ -445,7 +447,7 @@ class SessionService:
             action = {"type": "cancel", "reason": reason}
             write = MoveWrite(previous, step, actor_id, action, now)
             await self.db.write_move(conn, write)
-        session = _saved(write)
+        session = saved_session(write)
         outcome = Outcome(
             session=session,
             previous=previous,
@@ -550,158 +552,3 @@ def speak_the_games_language(handler: GameHandler) -> None:
 
     render.speaks_the_games_language = True  # type: ignore[attr-defined]
     handler.render = render  # type: ignore[method-assign]
-
-
-# -- row helpers ----------------------------------------------------------------------------
-
-
-async def insert_session(
-    conn: Connection,
-    new: NewSession,
-    *,
-    game: str,
-    guild_id: int,
-    channel_id: int,
-    created_by: int,
-    seed: int,
-    now: float,
-    language: str = i18n.ENGLISH,
-) -> int:
-    """Store a new session (row, seats, busy players, first event, timers) in the open
-    transaction; returns its id. Raises AlreadyPlaying (``new.exclusive``) when a human
-    seat already has an open game in the channel."""
-    session_id = await conn.fetch_value(
-        "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
-        " seed, created_by, created_at, updated_at, language)"
-        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
-        (
-            game,
-            guild_id,
-            channel_id,
-            new.status,
-            dumps(new.state),
-            seed,
-            created_by,
-            now,
-            now,
-            language,
-        ),
-    )
-    assert isinstance(session_id, int)
-    await write_seats(conn, session_id, new.seats)
-    if new.exclusive:
-        await claim_channel(conn, session_id, channel_id, new.seats, created_by)
-    await conn.execute(
-        "INSERT INTO events (session_id, version, actor_id, action, events, created_at)"
-        " VALUES (?, 0, ?, ?, ?, ?)",
-        (session_id, created_by, dumps({"type": "create"}), dumps(list(new.events)), now),
-    )
-    await replace_deadlines(conn, session_id, new.deadlines)
-    return session_id
-
-
-def _saved(write: MoveWrite) -> Session:
-    """The session exactly as ``write_move`` stored it, without reading it back."""
-    previous, step = write.previous, write.step
-    return replace(
-        previous,
-        # Through JSON, so the caller sees what a later load would (lists, not tuples).
-        state=loads(write.state_text),
-        status=step.status,
-        version=previous.version + 1,
-        updated_at=write.now,
-        seats=previous.seats if step.seats is None else tuple(stored_seats(step.seats)),
-    )
-
-
-# A session's row with its seats, as one statement: the seats as a JSON array of [seat,
-# user_id, display_name, is_ai, has_left] (``session_from``).
-_SEATS_JSON = {
-    "sqlite": "(SELECT json_group_array(json_array(p.seat, p.user_id, p.display_name, p.is_ai,"
-    " p.has_left)) FROM session_players p WHERE p.session_id = s.id)",
-    "postgresql": "(SELECT json_agg(json_build_array(p.seat, p.user_id, p.display_name,"
-    " p.is_ai, p.has_left)) FROM session_players p WHERE p.session_id = s.id)",
-}
-_SETTINGS = "(SELECT g.settings FROM guild_settings g WHERE g.guild_id = s.guild_id)"
-
-
-def session_columns(dialect: Dialect) -> str:
-    """What ``session_from`` reads, for ``SELECT ... FROM sessions s``."""
-    return f"s.*, {_SEATS_JSON[dialect]} AS seat_list"
-
-
-async def load_session(conn: Connection, session_id: int, *, lock: bool = False) -> Session | None:
-    """The stored session; ``lock`` (in a move's transaction) holds its row until the
-    commit, so that moves on one session take turns in every process."""
-    row = await conn.fetch_one(
-        f"SELECT {session_columns(conn.dialect)} FROM sessions s WHERE s.id = ?"
-        + (conn.for_update if lock else ""),
-        (session_id,),
-    )
-    return None if row is None else session_from(row)
-
-
-async def _load_for_move(conn: Connection, session_id: int) -> tuple[Session | None, str | None]:
-    """The session, its row locked (``load_session(lock=True)``), and its server's stored
-    settings (``guild_settings.settings``), in one statement."""
-    row = await conn.fetch_one(
-        f"SELECT {session_columns(conn.dialect)}, {_SETTINGS} AS guild_overrides"
-        " FROM sessions s WHERE s.id = ?" + conn.for_update,
-        (session_id,),
-    )
-    if row is None:
-        return None, None
-    return session_from(row), row["guild_overrides"]
-
-
-def session_from(row: Any) -> Session:
-    """A Session from a row of ``session_columns``."""
-    seats = sorted(loads(row["seat_list"] or "[]"))
-    return Session(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        status=row["status"],
-        state=loads(row["state"]),
-        version=row["version"],
-        seed=row["seed"],
-        created_by=row["created_by"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        shown_version=row["shown_version"],
-        language=row["language"],
-        seats=tuple(
-            Seat(
-                seat=seat,
-                user_id=user_id,
-                display_name=display_name,
-                is_ai=bool(is_ai),
-                has_left=bool(has_left),
-            )
-            for seat, user_id, display_name, is_ai, has_left in seats
-        ),
-    )
-
-
-async def _open_session_for(
-    conn: Connection,
-    user_id: int,
-    channel_id: int,
-    game: str | None,
-    include_left: bool = False,
-) -> Session | None:
-    sql = (
-        "SELECT s.id FROM sessions s JOIN session_players p ON p.session_id = s.id"
-        " WHERE p.user_id = ? AND p.is_ai = 0 AND s.channel_id = ?"
-        " AND s.status IN ('pending', 'active')"
-    )
-    if not include_left:
-        sql += " AND p.has_left = 0"
-    params: tuple[object, ...] = (user_id, channel_id)
-    if game is not None:
-        sql += " AND s.game = ?"
-        params += (game,)
-    found = await conn.fetch_value(sql + " ORDER BY s.id DESC LIMIT 1", params)
-    return await load_session(conn, found) if found is not None else None
