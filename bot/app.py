@@ -30,12 +30,12 @@ from bot.identify import IdentifyGate
 from bot.landing import Landings
 from bot.languages import CommandTranslator, LanguageBook, enter_interaction
 from bot.pictures import worker as picture_worker
-from bot.publication_store import PublicationStore
 from bot.publishing import Publisher
 from bot.rematch import PlayOnButton
 from bot.replies import DM_CLOSED, InvalidOption, report_error
 from bot.sessions import SeedSource, SessionService
 from bot.storage import StorageUnavailable, database_for
+from bot.storage.publication import PublicationStore
 
 log = logging.getLogger(__name__)
 

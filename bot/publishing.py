@@ -58,8 +58,8 @@ from bot.games import (
     Session,
     ShowContext,
 )
-from bot.publication_store import PrivateMessage, PublicationStore, ShowClaim, Snapshot
 from bot.storage import StorageUnavailable
+from bot.storage.publication import PrivateMessage, PublicationStore, ShowClaim, Snapshot
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from weighted_support import Table
 
 from bot.app import DiceBot
 from bot.clock import ManualClock
-from bot.publication_store import Snapshot
+from bot.storage.publication import Snapshot
 from cogs.knucklebones import AI_MOVE_DELAY
 
 

@@ -34,7 +34,7 @@ from bot.app import DiceBot
 from bot.challenges import act_on_challenge
 from bot.clock import ManualClock
 from bot.errors import UserError
-from bot.publication_store import Snapshot
+from bot.storage.publication import Snapshot
 
 
 @asynccontextmanager

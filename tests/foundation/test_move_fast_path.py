@@ -22,9 +22,9 @@ from bot.clock import ManualClock
 from bot.errors import UserError
 from bot.games import Deadline, Session
 from bot.guild_settings import GuildSettings
-from bot.publication_store import PublicationStore
 from bot.sessions import SeedSource, SessionService
 from bot.storage import Connection, Database, SQLiteDatabase
+from bot.storage.publication import PublicationStore
 from game_core.errors import IllegalMove
 
 TABLES = (

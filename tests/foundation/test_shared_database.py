@@ -25,9 +25,9 @@ from bot.deadlines import LEASE_SECONDS, DeadlineRunner
 from bot.errors import AlreadyPlaying, SessionChanged
 from bot.games import Deadline
 from bot.identify import IdentifyGate
-from bot.publication_store import PublicationStore
 from bot.sessions import DeadlineGone, SessionService
 from bot.storage import Database
+from bot.storage.publication import PublicationStore
 
 ROUNDS = 12
 
