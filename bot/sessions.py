@@ -41,20 +41,26 @@ from bot.guild_settings import GuildSettings, load_guild_settings, stored_guild_
 from bot.results import record_result
 from bot.series import FOLLOW_UP_KEY
 from bot.storage import Connection, Database
+from bot.storage.deadlines import (
+    claim_due,
+    drop_claimed,
+    next_claimable,
+    take_claimed,
+)
 from bot.storage.move_writes import (
     MAX_NAME_LENGTH,
     MoveWrite,
-    loads,
 )
 from bot.storage.sessions import (
     insert_session,
     load_for_move,
     load_session,
+    open_ids,
     open_session_for_player,
     open_session_ids,
+    read_session,
     saved_session,
-    session_columns,
-    session_from,
+    store_message,
 )
 
 log = logging.getLogger(__name__)
@@ -150,12 +156,7 @@ class SessionService:
     # -- reading --------------------------------------------------------------------------
 
     async def get(self, session_id: int) -> Session | None:
-        # One statement: one snapshot, one trip, no read block around it.
-        row = await self.db.fetch_one(
-            f"SELECT {session_columns(self.db.dialect)} FROM sessions s WHERE s.id = ?",
-            (session_id,),
-        )
-        return None if row is None else session_from(row)
+        return await read_session(self.db, session_id)
 
     async def require(self, session_id: int) -> Session:
         session = await self.get(session_id)
@@ -172,13 +173,7 @@ class SessionService:
             return await open_session_for_player(conn, user_id, channel_id, game, include_left)
 
     async def open_sessions(self, game: str | None = None) -> list[Session]:
-        sql = "SELECT id FROM sessions WHERE status IN ('pending', 'active')"
-        params: tuple[object, ...] = ()
-        if game is not None:
-            sql += " AND game = ?"
-            params = (game,)
-        rows = await self.db.fetch_all(sql + " ORDER BY id", params)
-        sessions = [await self.get(row["id"]) for row in rows]
+        sessions = [await self.get(session_id) for session_id in await open_ids(self.db, game)]
         return [session for session in sessions if session is not None]
 
     async def open_in_channel(
@@ -318,18 +313,7 @@ class SessionService:
     ) -> None:
         """Remember the session's public message and, when given, the version it shows
         (and the message of its result, if the game ended before its id was stored)."""
-        shown = shown_version if shown_version is not None else -1
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE sessions SET message_id = ?,"
-                " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
-                " WHERE id = ?",
-                (message_id, shown, shown, session_id),
-            )
-            await conn.execute(
-                "UPDATE results SET message_id = ? WHERE session_id = ? AND message_id IS NULL",
-                (message_id, session_id),
-            )
+        await store_message(self.db, session_id, message_id, shown_version)
 
     async def act(
         self,
@@ -393,17 +377,14 @@ class SessionService:
         previous, overrides = await load_for_move(conn, session_id)
         if previous is None:
             raise SessionNotFound()
-        if deadline_id is not None:
-            # Whoever deletes the deadline fires it: another process firing it at the
-            # same moment waits for the session row, then finds the deadline gone. Only
-            # the row this process claimed: one another process claimed since (this
-            # process's lease ran out) is that process's to fire.
-            deleted = await conn.execute(
-                "DELETE FROM deadlines WHERE id = ? AND session_id = ? AND claimed_by = ?",
-                (deadline_id, session_id, self.instance),
-            )
-            if deleted == 0:
-                raise DeadlineGone()
+        # Whoever deletes the deadline fires it: another process firing it at the same
+        # moment waits for the session row, then finds the deadline gone. Only the row this
+        # process claimed: one another process claimed since (this process's lease ran out)
+        # is that process's to fire.
+        if deadline_id is not None and not await take_claimed(
+            conn, deadline_id, session_id, owner=self.instance
+        ):
+            raise DeadlineGone()
         if (
             on_message is not None
             and previous.message_id is not None
@@ -472,41 +453,23 @@ class SessionService:
         """Claim up to ``limit`` due deadlines for this process: (id, session id, due at,
         action), earliest first. Deadlines this process claimed before (a firing that
         failed) are claimed again at once; another process's, when its lease is over."""
-        now = self.clock.now()
-        skip_locked = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
-        rows = await self.db.write_returning(
-            "UPDATE deadlines SET claimed_by = ?, claimed_until = ?"
-            " WHERE id IN (SELECT id FROM deadlines WHERE due_at <= ?"
-            " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
-            f" ORDER BY due_at, id LIMIT ?{skip_locked})"
-            " RETURNING id, session_id, due_at, action",
-            (self.instance, now + lease_seconds, now, now, self.instance, limit),
+        return await claim_due(
+            self.db,
+            owner=self.instance,
+            now=self.clock.now(),
+            lease_seconds=lease_seconds,
+            limit=limit,
         )
-        claimed = [
-            (row["id"], row["session_id"], row["due_at"], loads(row["action"])) for row in rows
-        ]
-        return sorted(claimed, key=lambda item: (item[2], item[0]))
 
     async def next_deadline(self) -> tuple[int, int, float, dict[str, Any]] | None:
         """The deadline this process could claim first: (id, session id, when, action),
         where ``when`` is its due time, or the end of another process's claim on it."""
-        row = await self.db.fetch_one(
-            "SELECT id, session_id, action, CASE WHEN claimed_by IS NOT NULL"
-            " AND claimed_by <> ? AND claimed_until > due_at THEN claimed_until"
-            " ELSE due_at END AS claimable_at FROM deadlines"
-            " ORDER BY claimable_at, id LIMIT 1",
-            (self.instance,),
-        )
-        if row is None:
-            return None
-        return row["id"], row["session_id"], row["claimable_at"], loads(row["action"])
+        return await next_claimable(self.db, owner=self.instance)
 
     async def drop_deadline(self, deadline_id: int) -> None:
         """Drop a claimed deadline the game refused: only the row this process claimed
         (never a timer a move put in its place)."""
-        await self.db.write(
-            "DELETE FROM deadlines WHERE id = ? AND claimed_by = ?", (deadline_id, self.instance)
-        )
+        await drop_claimed(self.db, deadline_id, owner=self.instance)
 
 
 async def _record_result(conn: Connection, write: MoveWrite) -> int | None:

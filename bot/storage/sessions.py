@@ -194,3 +194,41 @@ async def open_session_for_player(
         params += (game,)
     found = await conn.fetch_value(sql + " ORDER BY s.id DESC LIMIT 1", params)
     return await load_session(conn, found) if found is not None else None
+
+
+async def read_session(db: Database, session_id: int) -> Session | None:
+    """The stored session, as one statement: one snapshot, one trip, no read block."""
+    row = await db.fetch_one(
+        f"SELECT {session_columns(db.dialect)} FROM sessions s WHERE s.id = ?", (session_id,)
+    )
+    return None if row is None else session_from(row)
+
+
+async def open_ids(db: Database, game: str | None = None) -> list[int]:
+    """The ids of every open (pending or active) session, of one game with ``game``."""
+    sql = "SELECT id FROM sessions WHERE status IN ('pending', 'active')"
+    params: tuple[object, ...] = ()
+    if game is not None:
+        sql += " AND game = ?"
+        params = (game,)
+    rows = await db.fetch_all(sql + " ORDER BY id", params)
+    return [int(row["id"]) for row in rows]
+
+
+async def store_message(
+    db: Database, session_id: int, message_id: int, shown_version: int | None
+) -> None:
+    """The session's public message and, when given, the version it shows (never lower),
+    and its result's message if the game ended before the id was stored: one transaction."""
+    shown = shown_version if shown_version is not None else -1
+    async with db.transaction() as conn:
+        await conn.execute(
+            "UPDATE sessions SET message_id = ?,"
+            " shown_version = CASE WHEN ? > shown_version THEN ? ELSE shown_version END"
+            " WHERE id = ?",
+            (message_id, shown, shown, session_id),
+        )
+        await conn.execute(
+            "UPDATE results SET message_id = ? WHERE session_id = ? AND message_id IS NULL",
+            (message_id, session_id),
+        )
