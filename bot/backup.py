@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import StorageSettings
+from bot.storage.sqlite import schema_version_of
 
 
 class BackupError(Exception):
@@ -96,7 +97,7 @@ def _copy(source_path: Path, partial: Path) -> int | None:
             problems = [row[0] for row in target.execute("PRAGMA integrity_check")]
             if problems != ["ok"]:
                 raise sqlite3.DatabaseError("integrity check failed: " + "; ".join(problems))
-            schema_version = _schema_version(target)
+            schema_version = schema_version_of(target)
             target.commit()
         finally:
             target.close()
@@ -105,11 +106,3 @@ def _copy(source_path: Path, partial: Path) -> int | None:
     with open(partial, "rb") as handle:
         os.fsync(handle.fileno())
     return schema_version
-
-
-def _schema_version(connection: sqlite3.Connection) -> int | None:
-    try:
-        row = connection.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
-    except sqlite3.OperationalError:
-        return None  # not a dicebot database yet (never started)
-    return None if row is None else row[0]

@@ -50,6 +50,16 @@ _UNAVAILABLE_CODES = frozenset(
 )
 
 
+def schema_version_of(connection: sqlite3.Connection) -> int | None:
+    """The newest migration applied to a SQLite file opened with ``sqlite3`` (a backup's
+    copy); None for a file the bot never started on."""
+    try:
+        row = connection.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    except sqlite3.OperationalError:
+        return None  # not a dicebot database yet (never started)
+    return None if row is None else row[0]
+
+
 def is_unavailable(error: BaseException) -> bool:
     """True for a database error caused by the database's condition, not by our SQL."""
     if not isinstance(error, sqlite3.DatabaseError):
