@@ -17,8 +17,8 @@ from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player
 from knucklebones_support import board_turn, press_column, session_for, start_duel
 
 from bot.clock import ManualClock
-from bot.copy_to_postgres import TABLES, copy_database
 from bot.guild_settings import save_guild_overrides
+from bot.storage.copying import TABLES, copy_database
 
 pytestmark = pytest.mark.postgres_only
 PROJECT = Path(__file__).resolve().parents[2]

@@ -14,11 +14,6 @@ STATEMENT = re.compile(
     r"^\s*(SELECT\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s"
     r"|CREATE\s+(TABLE|INDEX|UNIQUE)\s|ALTER\s+TABLE\s|DROP\s+(TABLE|INDEX)\s)"
 )
-# Host tools that work on database files before or beside the adapters; their statements
-# are still to move behind storage operations (the house issue's bot/service/ step).
-NOT_YET = {
-    "bot/copy_to_postgres.py": "copies every table from a SQLite file to PostgreSQL",
-}
 
 
 def statements(path: Path) -> list[int]:
@@ -48,13 +43,11 @@ def test_no_sql_outside_storage() -> None:
     found = {
         str(path.relative_to(ROOT)): lines
         for path in outside_storage()
-        if (lines := statements(path)) and str(path.relative_to(ROOT)) not in NOT_YET
+        if (lines := statements(path))
     }
     assert found == {}, f"SQL outside bot/storage/ (file: lines): {found}"
 
 
-def test_the_check_sees_sql_and_storage_has_it() -> None:
+def test_the_check_sees_the_sql_storage_holds() -> None:
     assert statements(ROOT / "bot" / "storage" / "sessions.py")
-    for relative in NOT_YET:
-        # A tool that no longer holds SQL leaves this list.
-        assert statements(ROOT / relative), relative
+    assert statements(ROOT / "bot" / "storage" / "copying.py")

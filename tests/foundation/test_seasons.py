@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 from foundation_support import OpenAnother
 
-from bot.copy_to_postgres import TABLES
 from bot.errors import UserError
 from bot.games import Seat, Session
 from bot.leaderboard import LeaderboardPage, leaderboard_page, player_stats
@@ -26,6 +25,7 @@ from bot.seasons import (
     find_season,
 )
 from bot.storage import Connection, Database
+from bot.storage.copying import TABLES
 from game_core.base import GameResult
 
 GUILD = 5_000
@@ -286,7 +286,7 @@ async def test_migration_7_makes_the_ladders_so_far_season_one(open_another: Ope
 
 
 async def test_copy_to_postgres_copies_every_table_the_migrations_make(db: Database) -> None:
-    """A table missing from ``copy_to_postgres.TABLES`` would be left behind silently."""
+    """A table missing from ``bot.storage.copying.TABLES`` would be left behind silently."""
     if db.dialect == "sqlite":
         rows = await db.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")
     else:
