@@ -20,10 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-# GAME_TITLES and game_title are re-exported for cogs/admin.py, which imports them from here.
-from bot.catalog import GAME_TITLES as GAME_TITLES
 from bot.catalog import GAMES
-from bot.catalog import game_title as game_title
 from bot.i18n import N_
 from bot.seasons import Season, current_season
 from bot.storage import Database

@@ -32,10 +32,11 @@ from pydantic import ValidationError
 from bot import i18n
 from bot.answers import answer_for
 from bot.app import DiceBot
+from bot.catalog import GAME_TITLES, GAMES, game_title
 from bot.errors import GameOver, NotYourGame, UserError
 from bot.guild_settings import GuildSettings, change_guild_settings, setting_bounds
 from bot.i18n import LANGUAGES, N_, _, list_of, ngettext, number, pgettext
-from bot.leaderboard import GAME_TITLES, GAMES, game_title, leaderboard_page
+from bot.leaderboard import leaderboard_page
 from bot.permissions import invite_url, missing_permissions
 from bot.pictures import palette
 from bot.replies import DMS_CLOSED_HELP, Guarded
