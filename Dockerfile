@@ -34,7 +34,7 @@ USER dicebot
 # The database, its backups (python -m bot backup) and the heartbeat live here.
 VOLUME ["/data"]
 
-# Healthy = a fresh heartbeat from a bot connected to Discord (see bot/health.py).
+# Healthy = a fresh heartbeat from a bot connected to Discord (see bot/service/health.py).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot", "healthcheck"]
 

@@ -625,7 +625,7 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
 
         async def on_ready() -> None:
             # discord.py loads each cog as a fresh module object: patch the loaded one.
-            bot.extensions["cogs.knucklebones"].AI_MOVE_DELAY = float(ai_delay)
+            bot.extensions["cogs.knucklebones.cog"].AI_MOVE_DELAY = float(ai_delay)
 
         bot.add_listener(on_ready)
     if os.environ.get("BENCH_ANSWER_FLOOR"):
@@ -646,7 +646,7 @@ def install_answer_floor(bot: Any) -> None:
     answer with nothing behind it. For the answer floor only, in its own bot process."""
     import discord
 
-    from bot.games import ShowContext
+    from bot.model.contract import ShowContext
 
     drawn: dict[int, tuple[dict[str, Any], list[tuple[bytes, str, str | None]]]] = {}
 
@@ -670,7 +670,7 @@ def install_answer_floor(bot: Any) -> None:
         )
 
     async def on_ready() -> None:
-        bot.extensions["cogs.knucklebones"].ColumnButton.handle = answer_only
+        bot.extensions["cogs.knucklebones.cog"].ColumnButton.handle = answer_only
 
     bot.add_listener(on_ready)
 

@@ -11,7 +11,7 @@ today's (PASS/FAIL).
 
 - **before**: ``bench/knucklebones_board_before.py``, main's board before the rework
   (RGB canvas, Pillow's default font, quantized to a fixed palette every render).
-- **after**: ``cogs.knucklebones_picture.render_board`` (indexed canvas, bundled fonts,
+- **after**: ``cogs.knucklebones.picture.render_board`` (indexed canvas, bundled fonts,
   alt text included).
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 
 import knucklebones_board_before as before
 
-from cogs import knucklebones_picture as after
+from cogs.knucklebones import picture as after
 from game_core import knucklebones as kb
 
 TARGET_RATIO = 0.5

@@ -72,8 +72,8 @@ def run_command() -> int:
     import asyncio
 
     from bot.config import load_settings
-    from bot.lifecycle import serve
-    from bot.logs import configure_logging
+    from bot.service.lifecycle import serve
+    from bot.service.logs import configure_logging
 
     settings = load_settings()
     configure_logging(settings)
@@ -81,8 +81,8 @@ def run_command() -> int:
 
 
 def backup_command(destination: Path | None) -> int:
-    from bot.backup import BackupError, backup
     from bot.config import load_storage_settings
+    from bot.service.backup import BackupError, backup
 
     settings = load_storage_settings()
     try:
@@ -97,7 +97,7 @@ def backup_command(destination: Path | None) -> int:
 def healthcheck_command() -> int:
     # Imports kept light: Docker runs this every 30 seconds.
     from bot.config import load_storage_settings
-    from bot.health import check
+    from bot.service.health import check
 
     healthy, line = check(load_storage_settings().health_file)
     print(line)
@@ -106,7 +106,7 @@ def healthcheck_command() -> int:
 
 def copy_command(sqlite: Path | None, to: str | None) -> int:
     from bot.config import load_storage_settings
-    from bot.copy_to_postgres import copy_and_report
+    from bot.service.copy_to_postgres import copy_and_report
 
     settings = load_storage_settings()
     configured = settings.database_url.get_secret_value() if settings.database_url else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import importlib.util
 import logging
 import pkgutil
 import re
@@ -16,26 +17,27 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import cogs
 from bot import i18n
-from bot.answers import Watchdogs, answer_for
-from bot.challenges import ChallengeButton
-from bot.clock import Clock
-from bot.command_rules import check_tree
 from bot.config import Settings
-from bot.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
-from bot.games import Session
-from bot.guild_settings import GuildSettings
 from bot.i18n import N_, _, pgettext
-from bot.identify import IdentifyGate
-from bot.landing import Landings
-from bot.languages import CommandTranslator, LanguageBook, enter_interaction
+from bot.model.clock import Clock
+from bot.model.contract import Session
 from bot.pictures import worker as picture_worker
-from bot.publishing import Publisher
-from bot.rematch import PlayOnButton
-from bot.replies import DM_CLOSED, InvalidOption, report_error
-from bot.sessions import SeedSource, SessionService
+from bot.play.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
+from bot.play.guild_settings import GuildSettings
+from bot.play.sessions import SeedSource, SessionService
 from bot.storage import StorageUnavailable, database_for
 from bot.storage.publication import PublicationStore
+from bot.ui.answers import Watchdogs, answer_for
+from bot.ui.challenges import ChallengeButton
+from bot.ui.command_rules import check_tree
+from bot.ui.identify import IdentifyGate
+from bot.ui.landing import Landings
+from bot.ui.languages import CommandTranslator, LanguageBook, enter_interaction
+from bot.ui.publishing import Publisher
+from bot.ui.rematch import PlayOnButton
+from bot.ui.replies import DM_CLOSED, InvalidOption, report_error
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +146,7 @@ class DiceBot(commands.AutoShardedBot):
             # This process runs only its own shards (SHARD_IDS) of SHARD_COUNT.
             client_options.setdefault("shard_count", shard_count)
             client_options.setdefault("shard_ids", shard_ids)
-        # Tells when Discord applied an edit, before discord.py returns from it (bot.landing).
+        # Tells when Discord applied an edit, before discord.py returns from it (bot.ui.landing).
         landings = Landings()
         client_options.setdefault("http_trace", landings.trace)
         super().__init__(
@@ -175,7 +177,7 @@ class DiceBot(commands.AutoShardedBot):
         self.identify_gate: IdentifyGate | None = None
         self.publisher = Publisher(self, PublicationStore(self.db), self.clock)
         self.sessions.on_commit(self.publisher.committed)
-        # Each interaction's watchdog (see bot.answers), cancelled at shutdown.
+        # Each interaction's watchdog (see bot.ui.answers), cancelled at shutdown.
         self._watchdogs = Watchdogs()
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
@@ -323,7 +325,7 @@ class DiceBot(commands.AutoShardedBot):
         a time its count is exact, and the channel's edits still go as fast as Discord
         allows. Returns once Discord has applied the edit: if it used up the channel's
         edits for now, discord.py's wait for the next window goes on in the background
-        (bot.landing), not in the caller."""
+        (bot.ui.landing), not in the caller."""
         if session.message_id is None:
             return
         message = self.get_partial_messageable(session.channel_id).get_partial_message(
@@ -409,15 +411,21 @@ class DiceBot(commands.AutoShardedBot):
 
 
 def discover_cogs() -> list[str]:
-    """Every module in the ``cogs`` package is an extension with a ``setup`` function."""
-    import cogs
+    """Every extension in ``cogs``: a module with a ``setup`` function, or a game's package
+    whose ``cog`` module has one. A package the games share (``secret_duel``) has none.
 
-    return sorted(
-        f"cogs.{module.name}"
-        for module in pkgutil.iter_modules(cogs.__path__)
-        if not module.name.startswith("_")
-        and hasattr(importlib.import_module(f"cogs.{module.name}"), "setup")
-    )
+    A game loads as ``cogs.<game>.cog`` rather than as its package so that, as for a
+    single-module extension, discord.py gives each load its own fresh cog module while the
+    game's texts and pictures stay ordinary shared imports.
+    """
+    found = []
+    for module in pkgutil.iter_modules(cogs.__path__):
+        if module.name.startswith("_"):
+            continue
+        name = f"cogs.{module.name}.cog" if module.ispkg else f"cogs.{module.name}"
+        if importlib.util.find_spec(name) and hasattr(importlib.import_module(name), "setup"):
+            found.append(name)
+    return sorted(found)
 
 
 def create_bot(

@@ -7,8 +7,8 @@ intent, but Discord only honours default permissions on a top-level command (and
 ``interaction.permissions``, which every admin action makes again.
 
 ``season new`` closes the season of one game or of all four and starts the next (see
-``bot.seasons``), after a confirmation. The request (its games, the seasons it would
-close, the new season's name, who asked and when) is kept by ``bot.season_requests``;
+``bot.ladder.seasons``), after a confirmation. The request (its games, the seasons it would
+close, the new season's name, who asked and when) is kept by ``bot.ladder.season_requests``;
 the confirmation buttons are DynamicItems (prefix ``adm:``) that carry only its id:
 ``adm:season:<request id>:<yes|no>``. They expire after ``CONFIRM_SECONDS``, only the admin
 who asked may press them, and a request is answered once. **Keep it** deletes the pending
@@ -30,17 +30,9 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot import i18n
-from bot.answers import answer_for
 from bot.app import DiceBot
-from bot.catalog import GAME_TITLES, GAMES, game_title
-from bot.errors import GameOver, NotYourGame, UserError
-from bot.guild_settings import GuildSettings, change_guild_settings, setting_bounds
 from bot.i18n import LANGUAGES, N_, _, list_of, ngettext, number, pgettext
-from bot.leaderboard import leaderboard_page
-from bot.permissions import invite_url, missing_permissions
-from bot.pictures import palette
-from bot.replies import DMS_CLOSED_HELP, Guarded
-from bot.season_requests import (
+from bot.ladder.season_requests import (
     CONFIRM_SECONDS,
     SeasonClosedMeanwhile,
     close,
@@ -51,9 +43,17 @@ from bot.season_requests import (
     request_season,
     season_players,
 )
-from bot.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
-from bot.seasons import ClosedSeason, Season, clean_name, closed_seasons, current_season
-from bot.text import escape
+from bot.ladder.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
+from bot.ladder.seasons import ClosedSeason, Season, clean_name, closed_seasons, current_season
+from bot.ladder.standings import leaderboard_page
+from bot.model.catalog import GAME_TITLES, GAMES, game_title
+from bot.model.errors import GameOver, NotYourGame, UserError
+from bot.model.text import escape
+from bot.pictures import palette
+from bot.play.guild_settings import GuildSettings, change_guild_settings, setting_bounds
+from bot.ui.answers import answer_for
+from bot.ui.permissions import invite_url, missing_permissions
+from bot.ui.replies import DMS_CLOSED_HELP, Guarded
 from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 
 # Stored with the cancelled game's events in English; the game's message translates it.

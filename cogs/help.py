@@ -15,13 +15,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import answer_for
 from bot.app import DiceBot
-from bot.catalog import GAMES, game_title
 from bot.i18n import N_, _, ngettext, number
+from bot.model.catalog import GAMES, game_title
+from bot.model.text import clip
 from bot.pictures import palette
-from bot.replies import Guarded
-from bot.text import clip
+from bot.ui.answers import answer_for
+from bot.ui.replies import Guarded
 from cogs.leaderboard import command_text, option_word, start_hint
 from cogs.rules import send_rules
 

@@ -1,7 +1,7 @@
 """``/leaderboard``, ``/stats`` and ``/history``: this server's ladders and records.
 
-The queries live in ``bot.leaderboard``; this module renders them as embeds. A
-leaderboard is one season's (``bot.seasons``): the one running, or a closed one's final
+The queries live in ``bot.ladder.standings``; this module renders them as embeds. A
+leaderboard is one season's (``bot.ladder.seasons``): the one running, or a closed one's final
 standings with ``season:<number>``. Page buttons are DynamicItems (prefix ``lb:``) whose
 custom_id carries the game, the sort, the page and the season to show (the server is the
 interaction's), so they keep working after a restart and keep showing the season they
@@ -24,14 +24,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.answers import answer_for
 from bot.app import DiceBot
-from bot.catalog import GAME_TITLES, GAMES, game_title
-from bot.errors import UserError
 from bot.i18n import N_, _, list_of, ngettext, number, pgettext
 from bot.i18n import percent as percent_text
-from bot.languages import public_language
-from bot.leaderboard import (
+from bot.ladder.seasons import Season, closed_seasons, current_season, find_season
+from bot.ladder.standings import (
     SORT_LABELS,
     GameStats,
     HistoryEntry,
@@ -43,11 +40,14 @@ from bot.leaderboard import (
     leaderboard_page,
     player_stats,
 )
-from bot.leaderboard import history as finished_games
+from bot.ladder.standings import history as finished_games
+from bot.model.catalog import GAME_TITLES, GAMES, game_title
+from bot.model.errors import UserError
+from bot.model.text import escape
 from bot.pictures import palette
-from bot.replies import Guarded
-from bot.seasons import Season, closed_seasons, current_season, find_season
-from bot.text import escape
+from bot.ui.answers import answer_for
+from bot.ui.languages import public_language
+from bot.ui.replies import Guarded
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
 SORT_CHOICES = [

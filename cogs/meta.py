@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import answer_for
 from bot.i18n import _
+from bot.ui.answers import answer_for
 
 
 class Meta(commands.Cog):

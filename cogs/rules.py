@@ -13,13 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import answer_for
 from bot.app import DiceBot
-from bot.catalog import GAME_TITLES, game_title
-from bot.errors import UserError
-from bot.guild_settings import GuildSettings
 from bot.i18n import N_, _
+from bot.model.catalog import GAME_TITLES, game_title
+from bot.model.errors import UserError
 from bot.pictures import palette
+from bot.play.guild_settings import GuildSettings
+from bot.ui.answers import answer_for
 from cogs.admin import duration_text
 from cogs.leaderboard import GAME_CHOICES, command_text, start_hint
 

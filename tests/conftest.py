@@ -21,8 +21,8 @@ from pseudo_locale import pseudo_problems
 from pydantic import SecretStr
 
 from bot.app import DiceBot, create_bot
-from bot.clock import ManualClock
 from bot.config import Settings
+from bot.model.clock import ManualClock
 
 BOT_SEED = 1234
 POSTGRES_SKIPPED = pytest.StashKey[tuple[int, str | None]]()

@@ -36,33 +36,40 @@ ROOT = Path(__file__).resolve().parents[1]
 # Which source files make up each area (first match wins). Host-facing texts (the CLI,
 # logs, start-up errors) are not player-facing and stay English.
 AREAS: dict[str, tuple[str, ...]] = {
-    "knucklebones": ("cogs/knucklebones*.py", "game_core/knucklebones.py"),
-    "weighted": ("cogs/weighted_*.py", "game_core/weighted_dice.py"),
-    "diceman": ("cogs/diceman.py", "cogs/secret_duel.py", "game_core/diceman.py"),
-    "dimension": ("cogs/dimension_duel.py", "cogs/duel_*.py", "game_core/dimension_duel.py"),
+    "knucklebones": ("cogs/knucklebones/*.py", "game_core/knucklebones.py"),
+    "weighted": ("cogs/weighted_dice/*.py", "game_core/weighted_dice.py"),
+    # The duels' shared flow speaks in Diceman's catalog and their shared texts in Dimension
+    # Duel's, where each was first written.
+    "diceman": ("cogs/diceman/*.py", "cogs/secret_duel/handler.py", "game_core/diceman.py"),
+    "dimension": (
+        "cogs/dimension_duel/*.py",
+        "cogs/secret_duel/render.py",
+        "game_core/dimension_duel.py",
+    ),
     "guides": (
         "cogs/leaderboard.py",
-        "cogs/odds*.py",
+        "cogs/odds/*.py",
         "cogs/rules.py",
         "cogs/help.py",
-        "bot/leaderboard.py",
-        "bot/catalog.py",
+        "bot/ladder/standings.py",
+        "bot/model/catalog.py",
     ),
-    "admin": ("cogs/admin.py", "cogs/meta.py", "bot/seasons.py", "bot/guild_settings.py"),
-    "core": ("bot/*.py", "bot/pictures/*.py", "game_core/*.py"),
+    "admin": (
+        "cogs/admin.py",
+        "cogs/meta.py",
+        "bot/ladder/seasons.py",
+        "bot/play/guild_settings.py",
+    ),
+    "core": ("bot/*.py", "bot/*/*.py", "game_core/*.py"),
 }
 NOT_PLAYER_FACING = (
     "bot/__main__.py",
     "bot/config.py",
-    "bot/logs.py",
-    "bot/health.py",
-    "bot/backup.py",
-    "bot/copy_to_postgres.py",
-    "bot/lifecycle.py",
-    "bot/network.py",
+    "bot/log_lines.py",
+    "bot/service/*.py",
     "bot/i18n.py",
 )
-SOURCES = ("bot/*.py", "bot/pictures/*.py", "cogs/*.py", "game_core/*.py")
+SOURCES = ("bot/*.py", "bot/*/*.py", "cogs/*.py", "cogs/*/*.py", "game_core/*.py")
 
 KEYWORDS = {
     "_": None,
@@ -73,7 +80,7 @@ KEYWORDS = {
 }
 COMMENT_TAGS = ("Translators:",)
 
-# Contexts the command translator asks with (bot/languages.py: CommandTranslator).
+# Contexts the command translator asks with (bot/ui/languages.py: CommandTranslator).
 COMMAND_NAME = "command name"
 OPTION_NAME = "option name"
 COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
@@ -95,7 +102,7 @@ class Found:
 
 
 def area_of(relative: str) -> str | None:
-    if relative in NOT_PLAYER_FACING:
+    if any(fnmatch.fnmatch(relative, pattern) for pattern in NOT_PLAYER_FACING):
         return None
     for area, patterns in AREAS.items():
         if any(fnmatch.fnmatch(relative, pattern) for pattern in patterns):
@@ -193,11 +200,19 @@ def templates(found: Iterable[Found] | None = None) -> dict[str, Catalog]:
     """One template catalog per area: every message the area's source shows."""
     if found is None:
         found = [*extract_source(), *extract_commands()]
+    found = list(found)
     areas: dict[str, Catalog] = {area: Catalog(domain=DOMAIN) for area in AREAS}
-    owner: dict[tuple[str | None, str], str] = {}
+    shown_in: dict[tuple[str | None, str], list[str]] = {}
+    for item in found:
+        shown_in.setdefault((item.context, _key(item.message_id)), []).append(item.area)
+    # A text shown in two areas lives in one: the one whose catalog already holds it, so
+    # that moving a source file never moves translations between catalogs; a new text in
+    # the first area it is seen in.
+    kept = _current_areas()
+    owner = {key: kept[key] if kept.get(key) in seen else seen[0] for key, seen in shown_in.items()}
     for item in found:
         key = (item.context, _key(item.message_id))
-        area = owner.setdefault(key, item.area)  # a text shown in two areas lives in one
+        area = owner[key]
         catalog = areas[area]
         existing = catalog.get(item.message_id, context=item.context)
         if existing is not None:
@@ -211,6 +226,19 @@ def templates(found: Iterable[Found] | None = None) -> dict[str, Catalog]:
             flags=("python-brace-format",) if "{" in _key(item.message_id) else (),
         )
     return areas
+
+
+def _current_areas() -> dict[tuple[str | None, str], str]:
+    """Which area's catalog holds each text today (read from the first translated language)."""
+    held: dict[tuple[str | None, str], str] = {}
+    language = next(iter(TRANSLATED), None)
+    for area in AREAS if language else ():
+        path = po_path(language, area)
+        if path.exists():
+            for message in read(path, language):
+                if message.id:
+                    held.setdefault((message.context, _key(message.id)), area)
+    return held
 
 
 def _key(message_id: str | tuple[str, str]) -> str:

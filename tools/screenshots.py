@@ -29,7 +29,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.pictures.picture import Picture  # noqa: E402
-from cogs import duel_picture, knucklebones_picture, odds_figures, weighted_picture  # noqa: E402
+from cogs.dimension_duel import picture as duel_picture  # noqa: E402
+from cogs.knucklebones import picture as knucklebones_picture  # noqa: E402
+from cogs.odds import figures as odds_figures  # noqa: E402
+from cogs.weighted_dice import picture as weighted_picture  # noqa: E402
 from game_core import dimension_duel as dd  # noqa: E402
 from game_core import knucklebones as kb  # noqa: E402
 from game_core import weighted_dice as wd  # noqa: E402

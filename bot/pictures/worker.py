@@ -48,7 +48,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 
 from bot import i18n
 from bot.config import LogFormat, LogLevel, PictureWorker
-from bot.logs import configure_helper_logging
+from bot.log_lines import configure_helper_logging
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Copying a SQLite database into an empty PostgreSQL one, table by table, in one
 transaction, and comparing their row counts (``python -m bot copy-to-postgres`` reports
-what this does: ``bot.copy_to_postgres``)."""
+what this does: ``bot.service.copy_to_postgres``)."""
 
 from __future__ import annotations
 

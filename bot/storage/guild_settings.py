@@ -1,5 +1,5 @@
 """Per-server settings (``guild_settings``): each server's overrides of the defaults, one
-JSON text per server. ``bot.guild_settings`` reads them into ``GuildSettings``."""
+JSON text per server. ``bot.play.guild_settings`` reads them into ``GuildSettings``."""
 
 from __future__ import annotations
 

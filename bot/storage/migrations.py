@@ -342,7 +342,7 @@ MIGRATIONS: list[Migration] = [
     ),
     Migration(
         4,
-        # What players see converges on what is stored (bot/publishing.py):
+        # What players see converges on what is stored (bot/ui/publishing.py):
         # - sessions.shown_version: the version the public message shows (-1: none yet).
         #   Rows from before are taken as shown; the partial index finds the stale ones.
         # - private_messages: each seat's private controls (a DM), which controls they are
@@ -464,7 +464,7 @@ MIGRATIONS: list[Migration] = [
     ),
     Migration(
         7,
-        # Seasons (bot/seasons.py). season_current: the season each server's game is in
+        # Seasons (bot/ladder/seasons.py). season_current: the season each server's game is in
         # (the row a closing season and a finishing game both lock); seasons: the closed
         # ones, with the provisional threshold they closed under; season_ratings: each
         # season's ladder, with indexes for the three leaderboard sorts as migration 2

@@ -6,7 +6,7 @@ state saved with the version check, the seats and who is busy in the channel, th
 row and the deadlines. Every adapter runs the statements below inside the move's
 transaction; an adapter may store the same thing its own way (fewer round trips) as long
 as the result is the same. The result and ratings of a game that ended are the session
-service's to record, in the same transaction (``bot.results``): storage knows no ladder.
+service's to record, in the same transaction (``bot.ladder.results``): storage knows no ladder.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import Any
 
 import orjson
 
-from bot.catalog import game_title
-from bot.errors import AlreadyPlaying, SessionChanged
-from bot.games import OPEN_STATUSES, Deadline, Seat, Session, Step
 from bot.i18n import _
+from bot.model.catalog import game_title
+from bot.model.contract import OPEN_STATUSES, Deadline, Seat, Session, Step
+from bot.model.errors import AlreadyPlaying, SessionChanged
+from bot.model.text import escape
 from bot.storage.connection import Connection
-from bot.text import escape
 
 MAX_NAME_LENGTH = 100
 

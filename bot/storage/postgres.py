@@ -26,8 +26,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import asyncpg
 
-from bot.errors import SessionChanged
-from bot.games import OPEN_STATUSES
+from bot.model.contract import OPEN_STATUSES
+from bot.model.errors import SessionChanged
 from bot.storage.base import Database
 from bot.storage.connection import BUSY_TIMEOUT_MS, Connection, Params, StorageUnavailable
 from bot.storage.move_writes import MoveWrite, dumps

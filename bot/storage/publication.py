@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from bot.games import Session
+from bot.model.contract import Session
 from bot.storage import Database
 from bot.storage.migrations import Dialect
 from bot.storage.move_writes import loads

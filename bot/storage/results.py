@@ -1,7 +1,7 @@
-"""What a finished game writes, in the move's transaction, for ``bot.results``: the result
+"""What a finished game writes, in the move's transaction, for ``bot.ladder.results``: the result
 row and its players, the season's ladder (``season_ratings``), each player's lifetime
 record (``ratings``) and their favourite picks (``player_picks``). The ratings maths and
-who is ranked are ``bot.results``'s; these only read and write the rows, in the order the
+who is ranked are ``bot.ladder.results``'s; these only read and write the rows, in the order the
 caller asks."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The seasons' ladders (``season_ratings``), read outside a move: ``bot.results`` writes
-them in the move's transaction, ``bot.leaderboard`` ranks them."""
+"""The seasons' ladders (``season_ratings``), read outside a move: ``bot.ladder.results`` writes
+them in the move's transaction, ``bot.ladder.standings`` ranks them."""
 
 from __future__ import annotations
 

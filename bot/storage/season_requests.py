@@ -1,5 +1,5 @@
 """Season requests (``season_requests``): an admin's ``/dicebot season new`` waiting for
-its confirmation (``bot.season_requests`` answers it, ``cogs/admin.py`` shows it).
+its confirmation (``bot.ladder.season_requests`` answers it, ``cogs/admin.py`` shows it).
 
 A pending request's ``numbers`` is what it would close, ``{"knucklebones": 3}`` (JSON, keys
 sorted). **Keep it** deletes a pending request; **Close the season** makes its numbers

@@ -1,6 +1,6 @@
-"""The seasons' tables for ``bot.seasons``: ``season_current`` (the season running, per
+"""The seasons' tables for ``bot.ladder.seasons``: ``season_current`` (the season running, per
 server and game; its row is the season lock) and ``seasons`` (every closed season).
-Which season is current, and what closing one means, is ``bot.seasons``'s."""
+Which season is current, and what closing one means, is ``bot.ladder.seasons``'s."""
 
 from __future__ import annotations
 

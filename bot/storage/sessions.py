@@ -1,4 +1,4 @@
-"""The ``sessions`` table for ``bot.sessions.SessionService``: a new session's rows, a
+"""The ``sessions`` table for ``bot.play.sessions.SessionService``: a new session's rows, a
 session read back with its seats (one statement), the session as a move stored it, and
 the lookups the service asks for."""
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import i18n
-from bot.games import NewSession, Seat, Session
+from bot.model.contract import NewSession, Seat, Session
 from bot.storage.base import Database
 from bot.storage.connection import Connection
 from bot.storage.migrations import Dialect

@@ -1,7 +1,7 @@
-"""The ladder's reads for ``bot.leaderboard``: a season's leaderboard page and its
+"""The ladder's reads for ``bot.ladder.standings``: a season's leaderboard page and its
 provisional players, one player's lines (lifetime, this season's, rank), their favourite
 picks, and the history of finished games. Who is ranked (the threshold), the page
-arithmetic and how it all reads are ``bot.leaderboard``'s."""
+arithmetic and how it all reads are ``bot.ladder.standings``'s."""
 
 from __future__ import annotations
 

@@ -9,11 +9,11 @@ import discord
 import pytest
 
 from bot import i18n
-from bot.catalog import GAMES
-from bot.errors import UserError
-from bot.guild_settings import GuildSettings
-from bot.replies import DMS_CLOSED_HELP
-from bot.seasons import ClosedSeason, Season, clean_name
+from bot.ladder.seasons import ClosedSeason, Season, clean_name
+from bot.model.catalog import GAMES
+from bot.model.errors import UserError
+from bot.play.guild_settings import GuildSettings
+from bot.ui.replies import DMS_CLOSED_HELP
 from cogs.admin import (
     SeasonConfirmButton,
     closed_text,

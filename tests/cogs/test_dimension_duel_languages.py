@@ -12,12 +12,12 @@ import discord
 import pytest
 
 from bot import i18n
-from bot.games import Seat, Session
-from bot.replies import known_error_message
-from cogs import dimension_duel as dd_cog
-from cogs import duel_picture
-from cogs.duel_render import charges_left, describe_seconds, narrate_duel
-from cogs.secret_duel import UiState
+from bot.model.contract import Seat, Session
+from bot.ui.replies import known_error_message
+from cogs.dimension_duel import cog as dd_cog
+from cogs.dimension_duel import picture as duel_picture
+from cogs.secret_duel.handler import UiState
+from cogs.secret_duel.render import charges_left, describe_seconds, narrate_duel
 from game_core import dimension_duel as dd
 from game_core.errors import IllegalMove
 

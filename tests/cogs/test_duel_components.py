@@ -11,11 +11,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.challenges import ChallengeButton
-from bot.games import Seat, Session
-from cogs import diceman as dm_cog
-from cogs import dimension_duel as dd_cog
-from cogs.secret_duel import UiState
+from bot.model.contract import Seat, Session
+from bot.ui.challenges import ChallengeButton
+from cogs.diceman import cog as dm_cog
+from cogs.dimension_duel import cog as dd_cog
+from cogs.secret_duel.handler import UiState
 from game_core import diceman, dimension_duel
 
 MAX_ID = "9" * 19

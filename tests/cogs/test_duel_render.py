@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cogs.duel_render import (
+from cogs.secret_duel.render import (
     charges_left,
     describe_seconds,
     dice_pair,

@@ -10,9 +10,8 @@ import discord
 import pytest
 
 from bot import i18n
-from bot.catalog import GAMES
-from bot.guild_settings import GuildSettings
-from bot.leaderboard import (
+from bot.ladder.seasons import Season
+from bot.ladder.standings import (
     Favourite,
     GameStats,
     HistoryEntry,
@@ -23,10 +22,12 @@ from bot.leaderboard import (
     SeasonRecord,
     Standing,
 )
-from bot.seasons import Season
-from cogs import odds, odds_figures
-from cogs import odds_render as render
+from bot.model.catalog import GAMES
+from bot.play.guild_settings import GuildSettings
 from cogs.leaderboard import history_embed, leaderboard_embed, stats_embed
+from cogs.odds import cog as odds
+from cogs.odds import figures as odds_figures
+from cogs.odds import render
 from cogs.rules import rules_embed
 
 SEASON = Season(1, "knucklebones", 2, "", 1_800_000_000.0)

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 from bot import i18n
-from bot.games import Seat, Session
+from bot.model.contract import Seat, Session
 from bot.pictures import text
-from bot.replies import known_error_message
-from cogs import knucklebones as cog
-from cogs import knucklebones_picture as picture_module
-from cogs import knucklebones_render as render
+from bot.ui.replies import known_error_message
+from cogs.knucklebones import cog, render
+from cogs.knucklebones import picture as picture_module
 from game_core import knucklebones as kb
 from game_core.errors import IllegalMove
 

@@ -9,8 +9,8 @@ from typing import Any
 from PIL import Image
 
 from bot.pictures import palette, text
-from cogs import knucklebones_picture as picture_module
-from cogs import knucklebones_render as render
+from cogs.knucklebones import picture as picture_module
+from cogs.knucklebones import render
 from game_core import knucklebones as kb
 
 PLAYERS = [render.Player(0, 11, "alice"), render.Player(1, 22, "bob")]

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot.challenges import challenge_state
-from bot.errors import NotYourGame, UserError
-from bot.games import Seat, Session, Step, StepContext
-from bot.guild_settings import GuildSettings
-from cogs.knucklebones import (
+from bot.model.contract import Seat, Session, Step, StepContext
+from bot.model.errors import NotYourGame, UserError
+from bot.play.guild_settings import GuildSettings
+from bot.ui.challenges import challenge_state
+from cogs.knucklebones.cog import (
     AI_MOVE_DELAY,
     COLUMN_TEMPLATE,
     Table,

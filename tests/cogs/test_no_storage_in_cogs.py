@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-COGS = sorted((Path(__file__).parents[2] / "cogs").glob("*.py"))
+ROOT = Path(__file__).parents[2]
+COGS = sorted((ROOT / "cogs").rglob("*.py"))
 SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE)\b")
 
 
@@ -26,7 +27,7 @@ def storage_imports(tree: ast.AST) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", COGS, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", COGS, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_a_cog_has_no_sql_and_no_storage(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     assert storage_imports(ast.parse(source)) == []

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.pictures import contrast, text
-from cogs import odds_figures
-from cogs import odds_render as render
+from cogs.odds import figures as odds_figures
+from cogs.odds import render
 from game_core.ai.diceman import equilibrium, matchup_table
 from game_core.analysis.weighted_lengths import lengths
 from game_core.diceman import COMBOS

@@ -14,12 +14,16 @@ import pytest
 from PIL import Image
 
 from bot import i18n
-from bot.games import stopped_text
+from bot.model.contract import stopped_text
 from bot.pictures import contrast, text
 from bot.pictures import palette as colours
 from bot.pictures.picture import ALT_TEXT_LIMIT, Picture
-from cogs import duel_picture, knucklebones_picture, odds_figures, odds_render, weighted_picture
 from cogs.admin import CANCEL_REASON
+from cogs.dimension_duel import picture as duel_picture
+from cogs.knucklebones import picture as knucklebones_picture
+from cogs.odds import figures as odds_figures
+from cogs.odds import render as odds_render
+from cogs.weighted_dice import picture as weighted_picture
 from game_core import dimension_duel as dd
 from game_core import weighted_dice as wd
 

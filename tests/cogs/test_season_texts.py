@@ -3,7 +3,7 @@ leaderboard heading of a running and of a closed season, the admin's confirmatio
 
 from __future__ import annotations
 
-from bot.seasons import Season
+from bot.ladder.seasons import Season
 from cogs.admin import confirmation_text, season_dates, season_text
 from cogs.leaderboard import season_heading
 

@@ -14,14 +14,14 @@ import pytest
 from fakediscord.messages import validate_components, validate_embeds
 
 from bot import i18n
-from bot.challenges import challenge_state
-from bot.errors import StaleControl
-from bot.games import Seat, Session, Step, StepContext
-from bot.guild_settings import GuildSettings
-from bot.replies import known_error_message
-from cogs.diceman import DicemanGame
-from cogs.dimension_duel import DimensionDuelGame
-from cogs.secret_duel import SecretDuelHandler
+from bot.model.contract import Seat, Session, Step, StepContext
+from bot.model.errors import StaleControl
+from bot.play.guild_settings import GuildSettings
+from bot.ui.challenges import challenge_state
+from bot.ui.replies import known_error_message
+from cogs.diceman.cog import DicemanGame
+from cogs.dimension_duel.cog import DimensionDuelGame
+from cogs.secret_duel.handler import SecretDuelHandler
 from game_core.errors import IllegalMove
 
 ALICE, BOB = 11, 22

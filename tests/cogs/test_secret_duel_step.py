@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from bot.challenges import challenge_state
-from bot.errors import NotYourGame, StaleControl
-from bot.games import Seat, Session, Step, StepContext
-from bot.guild_settings import GuildSettings
-from cogs.diceman import DicemanGame
-from cogs.dimension_duel import DimensionDuelGame
-from cogs.secret_duel import SETUP_KEY, SecretDuelHandler, warning_after
+from bot.model.contract import Seat, Session, Step, StepContext
+from bot.model.errors import NotYourGame, StaleControl
+from bot.play.guild_settings import GuildSettings
+from bot.ui.challenges import challenge_state
+from cogs.diceman.cog import DicemanGame
+from cogs.dimension_duel.cog import DimensionDuelGame
+from cogs.secret_duel.handler import SETUP_KEY, SecretDuelHandler, warning_after
 from game_core.errors import IllegalMove
 
 ALICE, BOB, CAROL, BOT = 11, 22, 33, 99

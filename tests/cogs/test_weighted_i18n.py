@@ -13,15 +13,15 @@ import discord
 import pytest
 
 from bot import i18n
-from bot.games import Seat, Session
-from bot.guild_settings import GuildSettings
+from bot.model.contract import Seat, Session
 from bot.pictures import text as pictures_text
 from bot.pictures import worker as picture_worker
 from bot.pictures.picture import ALT_TEXT_LIMIT
-from bot.replies import known_error_message
-from cogs import weighted_picture
-from cogs.weighted_dice import BetModal, setup_panel_view, stop_note, table_view
-from cogs.weighted_render import (
+from bot.play.guild_settings import GuildSettings
+from bot.ui.replies import known_error_message
+from cogs.weighted_dice import picture as weighted_picture
+from cogs.weighted_dice.cog import BetModal, setup_panel_view, stop_note, table_view
+from cogs.weighted_dice.render import (
     chance,
     lobby_embed,
     round_text,
@@ -30,7 +30,7 @@ from cogs.weighted_render import (
     table_embed,
     table_picture,
 )
-from cogs.weighted_state import Draft, LobbyState, TableOptions, TableState, parse_amount
+from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState, parse_amount
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 

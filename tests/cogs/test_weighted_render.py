@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from bot.games import Seat
+from bot.model.contract import Seat
 from bot.pictures import text as pictures_text
-from cogs.weighted_render import (
+from cogs.weighted_dice.render import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
     chance,
@@ -24,7 +24,7 @@ from cogs.weighted_render import (
     table_embed,
     table_picture,
 )
-from cogs.weighted_state import (
+from cogs.weighted_dice.state import (
     Draft,
     LobbyState,
     TableOptions,

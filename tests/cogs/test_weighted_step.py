@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.errors import NotYourGame, UserError
-from bot.games import Seat, Session, Step, StepContext
-from bot.guild_settings import GuildSettings
-from cogs.weighted_dice import (
+from bot.model.contract import Seat, Session, Step, StepContext
+from bot.model.errors import NotYourGame, UserError
+from bot.play.guild_settings import GuildSettings
+from cogs.weighted_dice.cog import (
     BET_MODAL_PATTERN,
     BetButton,
     ConfirmSetupButton,
@@ -25,7 +25,7 @@ from cogs.weighted_dice import (
     WeightedDice,
     modal_value,
 )
-from cogs.weighted_state import Draft, LobbyState, TableOptions, TableState
+from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 

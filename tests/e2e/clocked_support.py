@@ -9,7 +9,7 @@ from pathlib import Path
 from fakediscord import FakeDiscord, FakeGuild
 from fakediscord.process import BotProcess
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 SEED = "4321"
 

@@ -15,7 +15,7 @@ from fakediscord import CallbackType, FakeDiscord, FakeMessage, Player
 from fakediscord.process import BotProcess
 from knucklebones_support import enabled_columns
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 SEED = "2468"
 ROUND_TIMEOUT = 60
@@ -121,7 +121,7 @@ def session_of(message: FakeMessage) -> int:
 async def press(player: Player, board: FakeMessage) -> None:
     outcome = await player.click(board, f"Column {enabled_columns(board)[0] + 1}")
     # The answer is the board itself, unless the move took over 1.5 s on a loaded machine:
-    # then the bot deferred in time and edited the board after (bot/answers.py).
+    # then the bot deferred in time and edited the board after (bot/ui/answers.py).
     deferred_in_time = outcome.type is CallbackType.DEFERRED_UPDATE and outcome.latency >= 1.4
     assert outcome.type is CallbackType.UPDATE_MESSAGE or deferred_in_time, (
         outcome.type,

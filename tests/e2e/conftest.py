@@ -11,8 +11,8 @@ from clocked_support import ClockedBot
 from cluster_support import Cluster
 from fakediscord import FakeDiscord, FakeGuild
 
-from bot.clock import ManualClock
 from bot.i18n import PSEUDO_ENV
+from bot.model.clock import ManualClock
 
 
 @pytest.fixture(autouse=True)

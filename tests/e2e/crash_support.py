@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import DiceBot
-from bot.games import Outcome
-from bot.sessions import SeedSource, SessionService
+from bot.model.contract import Outcome
+from bot.play.sessions import SeedSource, SessionService
 from bot.storage import database_for
 
 

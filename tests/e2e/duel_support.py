@@ -14,7 +14,7 @@ from fakediscord.pseudo import plain
 from fakediscord.server import RequestRecord
 
 from bot.app import DiceBot
-from bot.games import Session
+from bot.model.contract import Session
 
 CUSTOM_ID = re.compile(r"(?P<prefix>dm|dd):(?P<session>[0-9]+):(?P<round>[0-9]+):(?P<rest>.*)")
 SNOWFLAKE = re.compile(r"[0-9]{15,}")

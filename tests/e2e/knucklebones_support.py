@@ -11,7 +11,7 @@ from typing import Any
 from fakediscord import CallbackType, FakeDiscord, FakeMessage, InteractionOutcome, Player
 
 from bot.app import DiceBot
-from bot.games import Session
+from bot.model.contract import Session
 
 TURN_IN_CUSTOM_ID = re.compile(r"kb:\d+:(\d+):col:[0-2]")
 MOVER_MENTION = re.compile(r"🎲 <@(\d+)> rolled")

@@ -1,5 +1,5 @@
 """Helpers for the leaderboard and admin end-to-end tests: finished games recorded through
-the production path (``bot.results.record_result`` in one transaction), without playing
+the production path (``bot.ladder.results.record_result`` in one transaction), without playing
 each game move by move, and a few readers of what the bot stored."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from pseudo_locale import STORED_NAMES
 
 from bot.app import DiceBot
-from bot.games import Seat, Session
-from bot.results import record_result
+from bot.ladder.results import record_result
+from bot.model.contract import Seat, Session
 from game_core.base import EndReason, GameResult
 
 

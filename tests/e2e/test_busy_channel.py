@@ -31,7 +31,7 @@ from weighted_support import Table, script_dice, weighted_cog
 
 from bot import i18n
 from bot.app import DiceBot
-from bot.games import ShowContext
+from bot.model.contract import ShowContext
 
 WEIGHTED = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon", "kim", "lea")
 KNUCKLEBONES = (("kai", "liv"), ("max", "nia"), ("oli", "pia"))

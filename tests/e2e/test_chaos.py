@@ -32,7 +32,7 @@ from fakediscord import (
 )
 from knucklebones_support import board_turn, enabled_columns, is_finished, mover_id
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 SEED = 20261123
 KILL_AFTER_ACTIONS = 40

@@ -16,8 +16,8 @@ from duel_support import Duel, diceman_lock
 from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player
 from knucklebones_support import board_turn, press_column, session_for, start_duel
 
-from bot.clock import ManualClock
-from bot.guild_settings import save_guild_overrides
+from bot.model.clock import ManualClock
+from bot.play.guild_settings import save_guild_overrides
 from bot.storage.copying import TABLES, copy_database
 
 pytestmark = pytest.mark.postgres_only

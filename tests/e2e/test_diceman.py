@@ -13,7 +13,7 @@ from fakediscord.interactions import wait_for_answer
 from weighted_support import eventually
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 ALICE_PICK = ["priority", "sword"]
 BOB_PICK = ["magic", "shield"]

@@ -10,7 +10,7 @@ from duel_support import Duel, diceman_lock, diceman_pick
 from fakediscord import FakeDiscord, FakeGuild, FakeMessage
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 ALICE_PICK = ["priority", "sword"]
 BOB_PICK = ["magic", "shield"]

@@ -11,7 +11,7 @@ from duel_support import Duel, confirm_id, diceman_lock, diceman_pick
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 
 async def start_duel(fake: FakeDiscord, challenger: Player, opponent: Player) -> Duel:

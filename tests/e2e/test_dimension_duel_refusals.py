@@ -9,7 +9,7 @@ from duel_support import Duel, confirm_id, duel_draft, duel_lock
 from fakediscord import BotHarness, FakeDiscord, Player
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 
 async def start_duel(

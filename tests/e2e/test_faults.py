@@ -16,9 +16,9 @@ from knucklebones_support import ai_board_idle, board_turn, session_for, start_d
 from weighted_support import Table
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 from bot.storage.publication import Snapshot
-from cogs.knucklebones import AI_MOVE_DELAY
+from cogs.knucklebones.cog import AI_MOVE_DELAY
 
 
 async def advance_until(

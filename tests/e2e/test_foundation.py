@@ -23,7 +23,7 @@ from fakediscord import (
 )
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 
 STALE_BUTTON = {
     "type": 1,

@@ -12,8 +12,8 @@ from typing import Any
 from fakediscord import FakeDiscord, Player
 from knucklebones_support import press_column, start_duel
 
-from bot.clock import ManualClock
-from bot.text import escape
+from bot.model.clock import ManualClock
+from bot.model.text import escape
 
 NICK = "**bold**__ @everyone"
 ESCAPED = "\\*\\*bold\\*\\*\\_\\_ @\u200beveryone"

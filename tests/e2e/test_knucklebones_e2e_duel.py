@@ -23,7 +23,7 @@ from knucklebones_support import (
 from PIL import Image
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 from game_core import knucklebones as kb
 
 

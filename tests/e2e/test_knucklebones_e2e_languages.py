@@ -11,9 +11,9 @@ from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Playe
 from knucklebones_support import session_for, stored_result
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
-from cogs.knucklebones import AI_MOVE_DELAY
-from cogs.knucklebones_render import ATTACHMENT_NAME
+from bot.model.clock import ManualClock
+from cogs.knucklebones.cog import AI_MOVE_DELAY
+from cogs.knucklebones.render import ATTACHMENT_NAME
 
 COLUMN = re.compile(r"Columna ([1-3])")
 MOVER = re.compile(r"🎲 <@(\d+)> sacó [⚀⚁⚂⚃⚄⚅] \*\*[1-6]\*\*: elige una columna\.")

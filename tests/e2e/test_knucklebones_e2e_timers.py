@@ -21,8 +21,8 @@ from knucklebones_support import (
 )
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
-from cogs.knucklebones import AI_MOVE_DELAY
+from bot.model.clock import ManualClock
+from cogs.knucklebones.cog import AI_MOVE_DELAY
 from game_core import knucklebones as kb
 
 CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"

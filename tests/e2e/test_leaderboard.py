@@ -13,9 +13,9 @@ from leaderboard_support import finish_game, rating_row, win
 from openskill.models import PlackettLuce
 
 from bot.app import DiceBot
-from bot.guild_settings import save_guild_overrides
-from bot.leaderboard import leaderboard_page
-from bot.results import ordinal
+from bot.ladder.results import ordinal
+from bot.ladder.standings import leaderboard_page
+from bot.play.guild_settings import save_guild_overrides
 
 KB = "knucklebones"
 

@@ -10,8 +10,8 @@ from knucklebones_support import ai_thinking, press_column
 from PIL import Image
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
-from cogs.knucklebones import AI_MOVE_DELAY
+from bot.model.clock import ManualClock
+from cogs.knucklebones.cog import AI_MOVE_DELAY
 
 
 def picture_of(message: FakeMessage, filename: str) -> tuple[Image.Image, str]:

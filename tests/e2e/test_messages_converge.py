@@ -31,10 +31,10 @@ from knucklebones_support import (
 )
 
 from bot.app import DiceBot
-from bot.challenges import act_on_challenge
-from bot.clock import ManualClock
-from bot.errors import UserError
+from bot.model.clock import ManualClock
+from bot.model.errors import UserError
 from bot.storage.publication import Snapshot
+from bot.ui.challenges import act_on_challenge
 
 
 @asynccontextmanager

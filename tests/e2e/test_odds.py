@@ -11,8 +11,8 @@ from fakediscord import CallbackType, FakeDiscord, FakeGuild, Player, wait_for_a
 from PIL import Image
 
 from bot.app import DiceBot
-from cogs import odds_figures
-from cogs import odds_render as render
+from cogs.odds import figures as odds_figures
+from cogs.odds import render
 
 # Cached answers must come back well inside Discord's window; this leaves room for a busy CI.
 QUICK = 1.0
@@ -131,7 +131,7 @@ async def test_knucklebones_first_request_defers_then_answers_from_the_cache(
     from game_core.analysis import knucklebones as lab
 
     odds_figures.KNUCKLEBONES_FIGURES.forget()
-    caplog.set_level(logging.INFO, logger="cogs.odds_figures")
+    caplog.set_level(logging.INFO, logger="cogs.odds.figures")
     first = await alice.slash("odds knucklebones")
     assert first.type is CallbackType.DEFERRED_MESSAGE and first.ephemeral
     shown = await first.final_message()

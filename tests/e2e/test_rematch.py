@@ -22,8 +22,8 @@ from knucklebones_support import (
 )
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
-from cogs.knucklebones import AI_MOVE_DELAY
+from bot.model.clock import ManualClock
+from cogs.knucklebones.cog import AI_MOVE_DELAY
 
 
 async def forfeit(fake: FakeDiscord, player: Player, board: FakeMessage) -> None:

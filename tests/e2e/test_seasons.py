@@ -21,8 +21,8 @@ from fakediscord import (
 from leaderboard_support import ladder_snapshot, win
 
 from bot.app import DiceBot
-from bot.clock import ManualClock
-from bot.guild_settings import save_guild_overrides
+from bot.model.clock import ManualClock
+from bot.play.guild_settings import save_guild_overrides
 
 MakeMember = Callable[..., Awaitable[Player]]
 KB = "knucklebones"

@@ -11,7 +11,7 @@ import pytest
 from fakediscord import FakeUsageError
 from weighted_support import Table, eventually, script_dice
 
-from bot.guild_settings import save_guild_overrides
+from bot.play.guild_settings import save_guild_overrides
 from game_core.weighted_dice import score_round
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon", "kim", "lea")

@@ -9,8 +9,8 @@ import json
 import pytest
 from weighted_support import Table, script_dice
 
-from bot.guild_settings import save_guild_overrides
-from cogs.weighted_state import TableOptions, TableState, load_state
+from bot.play.guild_settings import save_guild_overrides
+from cogs.weighted_dice.state import TableOptions, TableState, load_state
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
 

@@ -19,9 +19,9 @@ from fakediscord import FakeDiscord, FakeMessage, InteractionOutcome, Player
 
 from bot import i18n
 from bot.app import DiceBot
-from bot.games import Session, StepContext
 from bot.i18n import _, unpseudo
-from cogs.weighted_state import TableState, load_state
+from bot.model.contract import Session, StepContext
+from cogs.weighted_dice.state import TableState, load_state
 from game_core.weighted_dice import WeightedDiceState
 
 WAIT_SECONDS = 5.0

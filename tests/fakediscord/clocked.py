@@ -30,8 +30,8 @@ def _read_commands(loop: asyncio.AbstractEventLoop, clock: object) -> None:
 
 async def _run(start: float, seed: int) -> None:
     from bot.app import create_bot
-    from bot.clock import ManualClock
     from bot.config import load_settings
+    from bot.model.clock import ManualClock
 
     settings = load_settings()
     clock = ManualClock(start)
@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
     )
     logging.getLogger("discord").setLevel(logging.WARNING)
     # What the publisher showed, when a test wants to follow it.
-    logging.getLogger("bot.publishing").setLevel(os.environ.get("PUBLISHING_LOG_LEVEL", "INFO"))
+    logging.getLogger("bot.ui.publishing").setLevel(os.environ.get("PUBLISHING_LOG_LEVEL", "INFO"))
     asyncio.run(_run(float(start), int(seed)))
     return 0
 

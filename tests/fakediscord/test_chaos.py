@@ -11,7 +11,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 from fakediscord import BotHarness, ChaosSettings, FakeDiscord, Player
 from fakediscord.probe import ProbeBot
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 from fakediscord import BotHarness, FakeDiscord
 from fakediscord.probe import ShardedProbeBot
 

@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from backends import backend_url, database_at
 from foundation_support import CounterGame, OpenAnother, make_service
 
-from bot.clock import ManualClock
-from bot.sessions import SessionService
+from bot.model.clock import ManualClock
+from bot.play.sessions import SessionService
 from bot.storage import Database
 
 

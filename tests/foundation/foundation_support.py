@@ -25,10 +25,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.clock import Clock
-from bot.games import Deadline, Outcome, Seat, Session, Step, StepContext
-from bot.guild_settings import GuildSettings
-from bot.sessions import SeedSource, SessionService
+from bot.model.clock import Clock
+from bot.model.contract import Deadline, Outcome, Seat, Session, Step, StepContext
+from bot.play.guild_settings import GuildSettings
+from bot.play.sessions import SeedSource, SessionService
 from bot.storage import Database
 from game_core.base import GameResult
 from game_core.errors import IllegalMove

@@ -11,13 +11,13 @@ import pytest
 from foundation_support import ALICE, BOB, CAROL, CHANNEL, GAME, GUILD, new_counter, seats
 from pydantic import ValidationError
 
-from bot.guild_settings import (
+from bot.play.guild_settings import (
     GuildSettings,
     change_guild_settings,
     load_guild_settings,
     save_guild_overrides,
 )
-from bot.sessions import SessionService
+from bot.play.sessions import SessionService
 from bot.storage import Database
 
 OTHER_CHANNEL = CHANNEL + 1

@@ -1,5 +1,5 @@
 """The bot's commands against Discord's rules for application commands, checked on the body
-the sync sends (bot/command_rules.py): the real tree passes in every language, and each
+the sync sends (bot/ui/command_rules.py): the real tree passes in every language, and each
 family of rules names what breaks it in one line."""
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from pydantic import SecretStr
 
 from bot import i18n
 from bot.app import DiceBot, create_bot
-from bot.command_rules import (
+from bot.config import Settings
+from bot.service.network import Kind, classify
+from bot.ui.command_rules import (
     MAX_OPTION_INTEGER,
     CommandRulesBroken,
     check_payload,
@@ -24,8 +26,6 @@ from bot.command_rules import (
     payload_problems,
     sync_payload,
 )
-from bot.config import Settings
-from bot.network import Kind, classify
 
 REFUSED = "Discord would refuse the bot's slash commands (nothing was synced): "
 DEV_GUILD = discord.Object(id=123_456_789_012_345_678)

@@ -13,13 +13,8 @@ from discord import app_commands
 
 from bot import i18n
 from bot.app import STALE_CONTROL, check_options
-from bot.challenges import (
-    ChallengeButton,
-    act_on_challenge,
-    challenge_message_text,
-    challenge_step,
-)
-from bot.errors import (
+from bot.model.contract import cancel_reason
+from bot.model.errors import (
     DatabaseUnavailable,
     GameOver,
     NotYourGame,
@@ -27,12 +22,17 @@ from bot.errors import (
     SessionNotFound,
     WrongMessage,
 )
-from bot.games import cancel_reason
-from bot.permissions import missing_permissions
-from bot.rematch import describe_follow_up, play_on_label
-from bot.replies import DMS_CLOSED_HELP, InvalidOption, known_error_message
-from bot.series import Series, challenge_line, finished_line, running_line
+from bot.model.series import Series, challenge_line, finished_line, running_line
 from bot.storage.move_writes import already_playing
+from bot.ui.challenges import (
+    ChallengeButton,
+    act_on_challenge,
+    challenge_message_text,
+    challenge_step,
+)
+from bot.ui.permissions import missing_permissions
+from bot.ui.rematch import describe_follow_up, play_on_label
+from bot.ui.replies import DMS_CLOSED_HELP, InvalidOption, known_error_message
 from game_core.errors import IllegalMove
 
 ANN, BO = 111, 222
@@ -122,7 +122,7 @@ def test_rule_refusals_are_translated_from_their_english_template() -> None:
 
 
 async def test_a_late_withdrawal_names_the_command_in_the_players_language() -> None:
-    from bot.errors import StaleControl, UserError
+    from bot.model.errors import StaleControl, UserError
 
     class Sessions:
         async def act(self, *args: object) -> None:

@@ -27,7 +27,7 @@ CHILD = textwrap.dedent(
     import asyncio, sys
     sys.path.insert(0, {support!r})
     from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter
-    from bot.clock import ManualClock
+    from bot.model.clock import ManualClock
     from bot.storage import SQLiteDatabase
 
     async def main() -> None:
@@ -110,7 +110,7 @@ POSTGRES_CHILD = textwrap.dedent(
     import asyncio, sys
     sys.path.insert(0, {support!r})
     from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter
-    from bot.clock import ManualClock
+    from bot.model.clock import ManualClock
     from bot.storage import open_url
 
     async def main() -> None:

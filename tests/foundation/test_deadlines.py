@@ -21,11 +21,11 @@ from foundation_support import (
     new_counter,
 )
 
-from bot.clock import ManualClock
-from bot.deadlines import DeadlineRunner
-from bot.games import Deadline, Outcome
-from bot.guild_settings import GuildSettings
-from bot.sessions import DeadlineGone, SeedSource, SessionService
+from bot.model.clock import ManualClock
+from bot.model.contract import Deadline, Outcome
+from bot.play.deadlines import DeadlineRunner
+from bot.play.guild_settings import GuildSettings
+from bot.play.sessions import DeadlineGone, SeedSource, SessionService
 from bot.storage import Database
 
 RunnerFactory = Callable[[SessionService, ManualClock, CounterGame], DeadlineRunner]
@@ -208,7 +208,7 @@ async def test_a_deadline_the_game_refuses_is_dropped_not_retried(
         deadlines=[timer("bad", now + 1, refused), timer("good", now + 2, inc("after"))],
     )
     runner = runners(service, clock, game)
-    with caplog.at_level(logging.DEBUG, logger="bot.deadlines"):
+    with caplog.at_level(logging.DEBUG, logger="bot.play.deadlines"):
         clock.advance(5)
         assert tags(await game.wait_published(1)) == ["after"]
     assert await remaining(db) == []

@@ -3,9 +3,9 @@ them: stored when it changes, read back after a restart or by another process.""
 
 from __future__ import annotations
 
-from bot.clock import ManualClock
-from bot.languages import LanguageBook
+from bot.model.clock import ManualClock
 from bot.storage import Database
+from bot.ui.languages import LanguageBook
 
 ANA, BEN, CARL = 11, 22, 33
 

@@ -18,11 +18,11 @@ import pytest
 from backends import backend_url, database_at
 from foundation_support import ALICE, BOB, CAROL, CHANNEL, GUILD, CounterGame, seats
 
-from bot.clock import ManualClock
-from bot.errors import UserError
-from bot.games import Deadline, Session
-from bot.guild_settings import GuildSettings
-from bot.sessions import SeedSource, SessionService
+from bot.model.clock import ManualClock
+from bot.model.contract import Deadline, Session
+from bot.model.errors import UserError
+from bot.play.guild_settings import GuildSettings
+from bot.play.sessions import SeedSource, SessionService
 from bot.storage import Connection, Database, SQLiteDatabase
 from bot.storage.publication import PublicationStore
 from game_core.errors import IllegalMove

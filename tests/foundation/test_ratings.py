@@ -12,12 +12,12 @@ import pytest
 from foundation_support import OpenAnother
 from openskill.models import PlackettLuce
 
-from bot.clock import ManualClock
-from bot.games import Outcome, Seat, Step, StepContext
-from bot.guild_settings import GuildSettings
-from bot.leaderboard import leaderboard_page, player_stats
-from bot.results import pick_key, picks_of
-from bot.sessions import SeedSource, SessionService
+from bot.ladder.results import pick_key, picks_of
+from bot.ladder.standings import leaderboard_page, player_stats
+from bot.model.clock import ManualClock
+from bot.model.contract import Outcome, Seat, Step, StepContext
+from bot.play.guild_settings import GuildSettings
+from bot.play.sessions import SeedSource, SessionService
 from bot.storage import Database
 from bot.storage.migrations import MIGRATIONS
 from game_core.base import GameResult

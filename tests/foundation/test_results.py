@@ -9,8 +9,8 @@ import pytest
 from foundation_support import AI_USER, ALICE, BOB, CAROL, GAME, GUILD, new_counter, snapshot
 from openskill.models import PlackettLuce
 
-from bot.results import ordinal
-from bot.sessions import SessionService
+from bot.ladder.results import ordinal
+from bot.play.sessions import SessionService
 from bot.storage import Database
 
 

@@ -11,9 +11,8 @@ import asyncio
 import pytest
 from foundation_support import OpenAnother
 
-from bot.games import Seat, Session
-from bot.results import record_result
-from bot.season_requests import (
+from bot.ladder.results import record_result
+from bot.ladder.season_requests import (
     CONFIRM_SECONDS,
     SeasonClosedMeanwhile,
     close,
@@ -24,7 +23,8 @@ from bot.season_requests import (
     request_season,
     season_players,
 )
-from bot.seasons import close_season, current_season, find_season
+from bot.ladder.seasons import close_season, current_season, find_season
+from bot.model.contract import Seat, Session
 from bot.storage import Database
 from bot.storage.season_requests import SeasonRequest, mark_closed
 from game_core.base import GameResult

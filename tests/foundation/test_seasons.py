@@ -12,11 +12,8 @@ from dataclasses import replace
 import pytest
 from foundation_support import OpenAnother
 
-from bot.errors import UserError
-from bot.games import Seat, Session
-from bot.leaderboard import LeaderboardPage, leaderboard_page, player_stats
-from bot.results import RATING_MODEL, record_result
-from bot.seasons import (
+from bot.ladder.results import RATING_MODEL, record_result
+from bot.ladder.seasons import (
     SeasonChanged,
     clean_name,
     close_season,
@@ -24,6 +21,9 @@ from bot.seasons import (
     current_season,
     find_season,
 )
+from bot.ladder.standings import LeaderboardPage, leaderboard_page, player_stats
+from bot.model.contract import Seat, Session
+from bot.model.errors import UserError
 from bot.storage import Connection, Database
 from bot.storage.copying import TABLES
 from game_core.base import GameResult

@@ -1,11 +1,11 @@
-"""The series arithmetic and texts (bot/series.py): when a match is decided, how a draw
+"""The series arithmetic and texts (bot/model/series.py): when a match is decided, how a draw
 counts, how a rematch chain carries its score, and names shown as written."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.series import (
+from bot.model.series import (
     Series,
     chain_after,
     challenge_line,

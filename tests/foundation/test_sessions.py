@@ -26,10 +26,10 @@ from foundation_support import (
     snapshot,
 )
 
-from bot.clock import ManualClock
-from bot.errors import AlreadyPlaying, GameOver, SessionChanged, SessionNotFound, UserError
-from bot.games import Deadline, StepContext
-from bot.sessions import SessionService
+from bot.model.clock import ManualClock
+from bot.model.contract import Deadline, StepContext
+from bot.model.errors import AlreadyPlaying, GameOver, SessionChanged, SessionNotFound, UserError
+from bot.play.sessions import SessionService
 from bot.storage import Database
 from game_core.errors import IllegalMove
 

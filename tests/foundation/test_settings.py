@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings, load_settings
-from bot.guild_settings import GuildSettings, load_guild_settings, save_guild_overrides
-from bot.logs import RedactingHandler, configure_logging
+from bot.log_lines import RedactingHandler
+from bot.play.guild_settings import GuildSettings, load_guild_settings, save_guild_overrides
+from bot.service.logs import configure_logging
 from bot.storage import Database
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.not-a-real-token-but-secret"

@@ -20,14 +20,14 @@ from foundation_support import (
     new_counter,
 )
 
-from bot.clock import ManualClock
-from bot.deadlines import LEASE_SECONDS, DeadlineRunner
-from bot.errors import AlreadyPlaying, SessionChanged
-from bot.games import Deadline
-from bot.identify import IdentifyGate
-from bot.sessions import DeadlineGone, SessionService
+from bot.model.clock import ManualClock
+from bot.model.contract import Deadline
+from bot.model.errors import AlreadyPlaying, SessionChanged
+from bot.play.deadlines import LEASE_SECONDS, DeadlineRunner
+from bot.play.sessions import DeadlineGone, SessionService
 from bot.storage import Database
 from bot.storage.publication import PublicationStore
+from bot.ui.identify import IdentifyGate
 
 ROUNDS = 12
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.clock import Clock, ManualClock
+from bot.model.clock import Clock, ManualClock
 from bot.storage import Database, StorageUnavailable
 
 

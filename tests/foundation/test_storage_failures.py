@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter, snapshot
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 from bot.storage import BUSY_TIMEOUT_MS, Database, SQLiteDatabase, StorageUnavailable
 
 

@@ -13,7 +13,7 @@ import pytest
 from backends import isolated_schema, with_query
 from foundation_support import ALICE, BOB, CounterGame, make_service, new_counter, snapshot
 
-from bot.clock import ManualClock
+from bot.model.clock import ManualClock
 from bot.storage import StorageUnavailable
 from bot.storage.postgres import PostgresDatabase, describe_url
 

@@ -35,7 +35,7 @@ def refused_group() -> app_commands.Group:
 
 
 def main(argv: list[str]) -> int:
-    import bot.lifecycle
+    import bot.service.lifecycle
 
     create_bot = bot.lifecycle.create_bot
 

@@ -8,7 +8,7 @@ import discord
 from fakediscord import FakeDiscord, FakeGuild, Player
 
 from bot.app import DiceBot
-from bot.permissions import invite_permissions
+from bot.ui.permissions import invite_permissions
 from cogs.admin import permission_check_line
 
 EVERYTHING = invite_permissions()

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hosting_support import run_healthcheck
 
-from bot.health import STALE_AFTER_SECONDS, Beat, check, write_beat
-from bot.lifecycle import retry_delay
+from bot.service.health import STALE_AFTER_SECONDS, Beat, check, write_beat
+from bot.service.lifecycle import retry_delay
 
 
 def beat(**changes: object) -> Beat:

@@ -16,8 +16,8 @@ from test_settings import restore_root_logging  # noqa: F401  (a fixture)
 
 from bot.app import DiceBot
 from bot.config import Settings, load_settings
-from bot.logs import configure_logging
-from cogs import odds_figures
+from bot.service.logs import configure_logging
+from cogs.odds import figures as odds_figures
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.not-a-real-token-but-secret"
 
@@ -63,7 +63,7 @@ async def test_a_json_error_line_carries_the_reference_the_player_saw(
     assert error["message"].startswith(f"unexpected error (ref {reference}) handling interaction")
     assert error["interaction_id"] > 0
     assert "MemoryError: no room" in error["traceback"]
-    assert error["logger"] == "bot.replies" and error["time"].endswith("+00:00")
+    assert error["logger"] == "bot.ui.replies" and error["time"].endswith("+00:00")
     assert TOKEN not in stream.getvalue() and "Bot [token]" in error["traceback"]
 
 
@@ -81,7 +81,7 @@ async def test_a_text_error_line_carries_the_reference_the_player_saw(
     errors = [line for line in stream.getvalue().splitlines() if " ERROR " in line]
     assert len(errors) == 1
     assert (
-        f"ERROR    bot.replies: unexpected error (ref {reference}) handling interaction"
+        f"ERROR    bot.ui.replies: unexpected error (ref {reference}) handling interaction"
         in (errors[0])
     )
     assert TOKEN not in stream.getvalue()

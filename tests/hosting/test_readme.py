@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.network import TOKEN_REJECTED
-from bot.permissions import CHANNEL_PERMISSIONS, invite_permissions
+from bot.service.network import TOKEN_REJECTED
+from bot.ui.permissions import CHANNEL_PERMISSIONS, invite_permissions
 from game_core.analysis.__main__ import build_parser, main
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()

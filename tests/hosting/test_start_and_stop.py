@@ -22,8 +22,8 @@ from fakediscord import FakeDiscord, FakeGuild
 from fakediscord.process import BotProcess
 from hosting_support import run_healthcheck
 
-from bot.lifecycle import REACH_TIMEOUT_SECONDS
-from bot.permissions import invite_permissions
+from bot.service.lifecycle import REACH_TIMEOUT_SECONDS
+from bot.ui.permissions import invite_permissions
 
 STOP_LIMIT = 5.0  # what the issue asks of SIGTERM/SIGINT, in any state
 

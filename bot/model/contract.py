@@ -1,0 +1,243 @@
+"""The small per-game interface the session service and the publisher drive.
+
+A game's cog provides a ``GameHandler``: ``step`` turns one action into the next state
+inside the session's transaction (pure apart from the injected rng and time); ``render``
+turns a stored session into its public message and ``private_controls`` /
+``private_after`` say what each seat's private message (a DM) shows. The cog never sends,
+retries or tracks messages: ``bot.ui.publishing.Publisher`` does, for every game. ``notify``
+sends the one-shot pings an outcome calls for (a turn warning, "you are the house").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from bot.i18n import N_, _
+from game_core.base import Event, GameResult
+
+SessionStatus = Literal["pending", "active", "finished", "cancelled"]
+OPEN_STATUSES: tuple[SessionStatus, ...] = ("pending", "active")
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    user_id: int
+    display_name: str
+    is_ai: bool = False
+    # Left a game that goes on without them (Weighted Dice): the seat stays for the
+    # standings, but the player is free to start or join another game in the channel.
+    has_left: bool = False
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A durable timer: when ``due_at`` passes, ``action`` is applied by the system.
+
+    ``kind`` is unique per session (a new deadline of the same kind replaces the old).
+    """
+
+    kind: str
+    due_at: float
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Session:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    status: SessionStatus
+    state: dict[str, Any]
+    version: int
+    seed: int
+    created_by: int
+    created_at: float
+    updated_at: float
+    seats: tuple[Seat, ...]
+    # The version the public message is known to show (-1: none yet).
+    shown_version: int = -1
+    # The language its public message speaks (bot/i18n.py), fixed when the game starts.
+    language: str = "en"
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.is_ai:
+                return seat.seat
+        return None
+
+    def user_of(self, seat: int) -> Seat:
+        for entry in self.seats:
+            if entry.seat == seat:
+                return entry
+        raise KeyError(seat)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def vs_ai(self) -> bool:
+        return any(seat.is_ai for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class StepContext:
+    session: Session
+    # The Discord user acting, or None when the system acts (a deadline fired).
+    actor_id: int | None
+    now: float
+    rng: random.Random
+    guild_settings: Any
+
+    @property
+    def seat(self) -> int | None:
+        if self.actor_id is None:
+            return None
+        return self.session.seat_of(self.actor_id)
+
+
+@dataclass
+class Step:
+    """What one action did. ``deadlines=None`` keeps the session's timers as they are;
+    a list replaces them all (an empty list clears them)."""
+
+    state: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+    status: SessionStatus = "active"
+    deadlines: list[Deadline] | None = None
+    result: GameResult | None = None
+    seats: list[Seat] | None = None
+    # Extra facts for the results table (score line, favourite picks); JSON-friendly.
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    session: Session
+    previous: Session
+    events: list[Event]
+    action: dict[str, Any]
+    actor_id: int | None
+    result_id: int | None = None
+
+
+@dataclass
+class NewSession:
+    """A session to create: what ``SessionService.create`` takes, and what a handler's
+    ``follow_up`` returns for the session a finished one leads to."""
+
+    seats: list[Seat]
+    state: dict[str, Any]
+    status: SessionStatus = "pending"
+    deadlines: list[Deadline] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    # One open game per human seat per channel (a lobby's host only, as seated).
+    exclusive: bool = True
+    # A system action to apply right after the commit (a duel's "begin"); its durable
+    # twin is one of ``deadlines``, in case the process stops in between.
+    begin: dict[str, Any] | None = None
+    # Users the new session's first message pings (the challenged player, the invited).
+    ping: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A follow-up created: the new session, what it was made from, and the finished
+    session's own new version (its message loses the button)."""
+
+    session: Session
+    new: NewSession
+    previous: Outcome
+
+
+# Why the bot itself ended a game (``SessionService.cancel``'s stored reason, in English;
+# shown translated by ``cancel_reason``). Each completes "This game was …".
+# Translators: completes "This Knucklebones game was …; no result counts."
+CHANNEL_DELETED = N_("ended because its channel was deleted")
+# Translators: completes "This Knucklebones game was …; no result counts."
+MESSAGE_REFUSED = N_("ended because its message could not be posted here")
+
+
+def cancel_reason(events: list[Event]) -> str | None:
+    """Why ``SessionService.cancel`` ended a game (e.g. "stopped by an admin"), if these
+    events say it did, in the current language: game messages show it instead of a bare
+    "stopped". The reason is stored in English (marked with ``N_`` where it is given)."""
+    for event in events:
+        if event.get("type") == "cancelled" and isinstance(event.get("reason"), str):
+            return _(str(event["reason"]))
+    return None
+
+
+def stopped_text(reason: str | None) -> str:
+    """What a stopped game's picture says in its alt text instead of whose turn it is:
+    one sentence, with ``reason`` (from ``cancel_reason``, already translated) when known."""
+    if reason is None:
+        return _("The game was stopped; no result counts.")
+    # Translators: a stopped game's picture, read aloud in place of whose turn it is;
+    # {reason} is why, e.g. "stopped by an admin".
+    return _("The game was {reason}; no result counts.").format(reason=reason)
+
+
+@dataclass(frozen=True)
+class ShowContext:
+    """What a render may use besides the stored session."""
+
+    # The events of the move that made the session's current version (what the last
+    # move did, why a game was cancelled); empty when unknown.
+    events: list[Event] = field(default_factory=list)
+    # Seats whose private controls could not be sent by DM (their DMs are closed).
+    dm_closed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class PrivateControls:
+    """The private message a seat needs now. ``key`` names what the controls are for (e.g.
+    ``"round:3"``): a new key means a new DM; the same key leaves the DM alone (the player
+    may be halfway through a choice on it). ``render`` draws the message's fields in the
+    current language; it is called only when a new DM goes out, as most publishes find the
+    key unchanged."""
+
+    key: str
+    render: Callable[[], dict[str, Any]]
+
+
+MessageFields = dict[str, Any]
+
+
+class GameHandler(Protocol):
+    game: str
+    # Whether the game ever sends a seat a private message (DM controls). A game that does
+    # not is all in its public message: once a press's answer showed a move committed in
+    # this process, the publisher has nothing left to read for it.
+    private_messages: bool
+
+    def step(self, ctx: StepContext, action: dict[str, Any]) -> Step: ...
+
+    async def render(self, session: Session, context: ShowContext) -> MessageFields:
+        """The public message for the stored session: ``content``, ``embed``, ``view``,
+        ``attachments`` as for an edit (None removes a part)."""
+        ...
+
+    def private_controls(self, session: Session, seat: int) -> PrivateControls | None:
+        """The controls ``seat`` needs in private now, or None."""
+        ...
+
+    def private_after(self, session: Session, seat: int, key: str) -> MessageFields:
+        """What a private message sent for ``key`` shows once its controls are no longer
+        needed (locked in, round over, game over)."""
+        ...
+
+    async def notify(self, outcome: Outcome) -> None:
+        """One-shot pings after a commit (best effort: never retried)."""
+        ...
+
+    def gather_after(self, outcome: Outcome) -> float:
+        """Seconds to wait before showing ``outcome``, so that a burst of moves (bets,
+        joins) lands in one edit; 0 to show it at once."""
+        ...
