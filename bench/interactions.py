@@ -670,7 +670,9 @@ def install_answer_floor(bot: Any) -> None:
         )
 
     async def on_ready() -> None:
-        bot.extensions["cogs.knucklebones.cog"].ColumnButton.handle = answer_only
+        # The button is one shared class, in the module the loaded extension imported it
+        # from: patched there.
+        sys.modules["cogs.knucklebones.controls"].ColumnButton.handle = answer_only
 
     bot.add_listener(on_ready)
 

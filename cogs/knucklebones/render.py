@@ -1,8 +1,9 @@
 """How a Knucklebones game looks in Discord: one status line, the board picture, the
-buttons.
+buttons; and the challenge message's texts.
 
-Everything here is pure: it takes the engine's ``public_view`` plus who sits where, and
-returns a ``Picture`` and strings. No I/O, no database, no clock.
+Everything here is pure: it takes the engine's ``public_view`` plus who sits where (or a
+challenge's stored session and its events), and returns a ``Picture`` and strings. No I/O,
+no database, no clock.
 
 The message is ``status_line`` (one line: whose turn, the die, what the last move did, the
 timer; the result at the end), then ``render_board``'s picture (its ``Picture.file()``
@@ -17,10 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import i18n
-from bot.i18n import N_, _, number
+from bot.i18n import N_, _, ngettext, number
+from bot.model.contract import Session, cancel_reason
+from bot.model.series import is_rematch
 from bot.model.text import escape
 from bot.pictures.picture import Picture
 from cogs.knucklebones import picture as knucklebones_picture
+from game_core.base import Event
 
 ATTACHMENT_NAME = knucklebones_picture.FILENAME
 
@@ -190,3 +194,80 @@ def warning_text(player: Player, turn_due_at: float) -> str:
     return _(
         "⏰ {player}, your Knucklebones turn runs out {when}: pick a column or you forfeit."
     ).format(player=player.mention, when=f"<t:{int(turn_due_at)}:R>")
+
+
+# ---------------------------------------------------------------------------------------
+# The challenge
+# ---------------------------------------------------------------------------------------
+
+
+def first_details(challenge: dict[str, Any]) -> str:
+    """The challenge message's line about who moves first."""
+    first = (challenge.get("options") or {}).get("first", "random")
+    if first == "me":
+        return _("{player} moves first.").format(player=f"<@{challenge['challenger']}>")
+    if first == "them":
+        return _("{player} moves first.").format(player=f"<@{challenge['opponent']}>")
+    return _("A coin flip decides who moves first.")
+
+
+def closed_challenge_text(session: Session, events: list[Event]) -> str:
+    """A challenge (or rematch) message once nobody can accept it any more: declined,
+    withdrawn, expired or stopped (``events`` say which)."""
+    challenge = session.state.get("challenge", {})
+    fields = {
+        "challenger": f"<@{challenge.get('challenger')}>",
+        "opponent": f"<@{challenge.get('opponent')}>",
+    }
+    kinds = {event.get("type") for event in events}
+    rematch = is_rematch(session.state)
+    if "challenge_declined" in kinds:
+        if rematch:
+            return _("❌ {opponent} declined {challenger}'s Knucklebones rematch.").format(**fields)
+        return _("❌ {opponent} declined {challenger}'s Knucklebones challenge.").format(**fields)
+    if "challenge_withdrawn" in kinds:
+        if rematch:
+            return _("↩️ {challenger} withdrew the Knucklebones rematch to {opponent}.").format(
+                **fields
+            )
+        return _("↩️ {challenger} withdrew the Knucklebones challenge to {opponent}.").format(
+            **fields
+        )
+    if "challenge_expired" in kinds:
+        minutes = max(1, round((challenge.get("expires_at", 0) - session.created_at) / 60))
+        if rematch:
+            text = ngettext(
+                "⌛ {challenger}'s Knucklebones rematch to {opponent} expired: it was not "
+                "accepted within {count} minute.",
+                "⌛ {challenger}'s Knucklebones rematch to {opponent} expired: it was not "
+                "accepted within {count} minutes.",
+                minutes,
+            )
+        else:
+            text = ngettext(
+                "⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
+                "accepted within {count} minute.",
+                "⌛ {challenger}'s Knucklebones challenge to {opponent} expired: it was not "
+                "accepted within {count} minutes.",
+                minutes,
+            )
+        return text.format(count=number(minutes), **fields)
+    reason = cancel_reason(events)
+    if reason:
+        # Translators: {reason} says how it ended, e.g. "stopped by an admin".
+        if rematch:
+            text = _(
+                "🛑 The Knucklebones rematch between {challenger} and {opponent} was {reason}."
+            )
+        else:
+            text = _(
+                "🛑 The Knucklebones challenge between {challenger} and {opponent} was {reason}."
+            )
+        return text.format(reason=_(reason), **fields)
+    if rematch:
+        return _("This Knucklebones rematch between {challenger} and {opponent} is closed.").format(
+            **fields
+        )
+    return _("This Knucklebones challenge between {challenger} and {opponent} is closed.").format(
+        **fields
+    )

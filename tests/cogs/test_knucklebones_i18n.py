@@ -13,7 +13,7 @@ from bot import i18n
 from bot.model.contract import Seat, Session
 from bot.pictures import text
 from bot.ui.replies import known_error_message
-from cogs.knucklebones import cog, render
+from cogs.knucklebones import controls, render
 from cogs.knucklebones import picture as picture_module
 from game_core import knucklebones as kb
 from game_core.errors import IllegalMove
@@ -165,7 +165,7 @@ def test_the_board_picture_draws_its_words_in_the_language_it_is_given() -> None
 def test_the_column_buttons_in_spanish() -> None:
     view = position([[[1, 2, 3], [], []], [[], [], []]], current=0)
     with i18n.use("es"):
-        buttons = cog.board_view(7, view, mover_is_ai=False)
+        buttons = controls.board_view(7, view, mover_is_ai=False)
     assert buttons is not None
     labels = [(item.item.label, item.item.disabled) for item in buttons.children]  # type: ignore[attr-defined]
     assert labels == [("Columna 1", True), ("Columna 2", False), ("Columna 3", False)]
@@ -218,16 +218,15 @@ def challenge_session(events_kind: str | None, *, minutes: int = 10) -> Session:
 
 
 def test_the_challenge_texts_in_spanish() -> None:
-    handler = cog.KnucklebonesCog.__new__(cog.KnucklebonesCog)
     with i18n.use("es"):
-        declined = handler._cancelled_text(
+        declined = render.closed_challenge_text(
             challenge_session(None), [{"type": "challenge_declined"}]
         )
-        expired = handler._cancelled_text(
+        expired = render.closed_challenge_text(
             challenge_session(None, minutes=1), [{"type": "challenge_expired"}]
         )
-        first = cog.first_details({"challenger": 11, "opponent": 22, "options": {"first": "me"}})
-        coin = cog.first_details({"challenger": 11, "opponent": 22, "options": {}})
+        first = render.first_details({"challenger": 11, "opponent": 22, "options": {"first": "me"}})
+        coin = render.first_details({"challenger": 11, "opponent": 22, "options": {}})
     assert declined == "❌ <@22> rechazó el desafío de Knucklebones de <@11>."
     assert expired == (
         "⌛ El desafío de Knucklebones de <@11> a <@22> caducó: nadie lo aceptó en 1 minuto."
@@ -256,7 +255,7 @@ def test_the_longest_texts_fit_discords_limits(long_language: str) -> None:
             render.status_line(LONGEST_FINISHED, LONGEST, render.Clock()),
             render.warning_text(LONGEST[0], 1_800_000_300.0),
         ]
-        buttons = cog.board_view(10**18, LONGEST_RUNNING, mover_is_ai=False)
+        buttons = controls.board_view(10**18, LONGEST_RUNNING, mover_is_ai=False)
         with text.record() as drawn:
             pictures = [
                 render.render_board(LONGEST_RUNNING, LONGEST, long_language),

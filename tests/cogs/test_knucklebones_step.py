@@ -14,15 +14,9 @@ from bot.model.contract import Seat, Session, Step, StepContext
 from bot.model.errors import NotYourGame, UserError
 from bot.play.guild_settings import GuildSettings
 from bot.ui.challenges import challenge_state
-from cogs.knucklebones.cog import (
-    AI_MOVE_DELAY,
-    COLUMN_TEMPLATE,
-    Table,
-    column_custom_id,
-    open_table,
-    step_action,
-    warning_lead,
-)
+from cogs.knucklebones.controls import COLUMN_TEMPLATE, column_custom_id
+from cogs.knucklebones.moves import AI_MOVE_DELAY, Table, open_table, warning_lead
+from cogs.knucklebones.moves import step as step_action
 from game_core import knucklebones as kb
 from game_core.errors import IllegalMove
 
