@@ -1,8 +1,10 @@
-"""Weighted Dice messages: the lobby, the public table and the house's setup panel.
+"""Weighted Dice messages: the lobby, the public table, the house's setup panel and the
+answers to the presses (the round the house set, a bet's receipt).
 
 Pure functions from stored data to text and embeds (no Discord calls, no database), so
-they are unit-tested directly and re-render the same after a restart. Everything in this
-game is public.
+they are unit-tested directly and re-render the same after a restart. Nothing in this game
+is a private message: the house's panel and the receipts are ephemeral answers. What a
+round did and why (and why a game stopped) is told by ``cogs.weighted_dice.story``.
 
 The running table is one status line, the table picture (``table_picture``: seats,
 points, roles, the rollers' chances and every bet, with the same as alt text), an embed
@@ -12,29 +14,26 @@ buttons. The seats, bets and standings are never repeated as text beside the pic
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import discord
 
 from bot import i18n
-from bot.i18n import N_, _, ngettext, number, percent
-from bot.model.contract import Seat
+from bot.i18n import _, ngettext, number, percent
+from bot.model.contract import Outcome, Seat, Session
 from bot.model.text import escape
 from bot.pictures import palette
 from bot.pictures.picture import Picture
 from cogs.weighted_dice import picture as weighted_picture
-from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState
+from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState, load_state
+from cogs.weighted_dice.story import Names, die, notice_text, roll_off_text, round_text
 from game_core.analysis.weighted_lengths import GameLength, lengths
-from game_core.base import Event
 from game_core.weighted_dice import (
-    FLOOR_POINTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     TARGET_POINTS,
-    RoundSummary,
-    ScoreChange,
     WeightedDiceState,
     public_view,
     result,
@@ -48,8 +47,9 @@ FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
 TITLE_LIMIT = 256
 FOOTER_LIMIT = 2048
-
-Names = Mapping[int, str]
+# How long a name may be where plain text shows it (a button's label unless told);
+# Discord's own names are 32 characters at most.
+BUTTON_NAME_LIMIT = 40
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,12 @@ def picture_names(seats: Sequence[Seat]) -> list[str]:
     return [seat.display_name.strip() or player_name(seat.seat) for seat in ordered]
 
 
+def raw_name(session: Session, seat: int, limit: int = BUTTON_NAME_LIMIT) -> str:
+    """A display name for places that show plain text (buttons, options, modal titles)."""
+    name = session.user_of(seat).display_name.strip() or player_name(seat)
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def table_picture(
     table: TableState,
     seats: Sequence[Seat],
@@ -94,11 +100,6 @@ def table_picture(
         return weighted_picture.render_table(
             public_view(table.engine), picture_names(seats), stopped
         )
-
-
-def die(sides: int) -> str:
-    # Translators: a die by its number of faces (d4, d6, d8, d10, d12, d20).
-    return _("d{sides}").format(sides=sides)
 
 
 def chance(value: Fraction) -> str:
@@ -292,171 +293,18 @@ def lobby_embed(
     return Rendered(embed)
 
 
-# -- the table ------------------------------------------------------------------------------
-
-
-def change_text(change: ScoreChange, summary: RoundSummary, names: Names) -> str:
-    """Why one player's points moved in a scored round."""
-    gain = change.after - change.before
-    fields = {
-        "gain": number(abs(gain)),
-        "amount": number(change.amount or 0),
-        "pot": number(change.pot or 0),
-        "roll": number(change.roll or 0),
-        "floor": number(FLOOR_POINTS),
-        "backed": names[summary.rollers[change.side]] if change.side is not None else "",
-        # The roller who lost (when one did): whose backers' bets a winner takes.
-        "other": names[summary.rollers[1 - summary.winner]] if summary.winner is not None else "",
-    }
-    match change.reason:
-        case "won_bet":
-            # A bet is never taken up front: a winning backer gains as much as they bet,
-            # plus everything bet on the loser.
-            text = _(
-                "won {gain} (bet {amount} on {backed}: {amount} for backing the winner + the "
-                "{pot} bet on {other})"
-            )
-        case "won_bet_half":
-            text = _(
-                "won {gain} (bet {amount} on {backed}; nobody backed {other}, so half the bet)"
-            )
-        case "lost_bet" if change.floored:
-            text = _("lost {gain} (bet {amount} on {backed}, floored at {floor})")
-        case "lost_bet":
-            text = _("lost {gain} (bet {amount} on {backed})")
-        case "lost_bet_tie" if change.floored:
-            text = _(
-                "lost {gain} (bet {amount} on {backed}; the house takes the tie, floored at "
-                "{floor})"
-            )
-        case "lost_bet_tie":
-            text = _("lost {gain} (bet {amount} on {backed}; the house takes the tie)")
-        case "roller_won":
-            text = _("roller bonus +{gain} (rolled {roll} + the {pot} bet on {other})")
-        case "house_tie":
-            text = _("house takes the tie: +{gain} (every bet)")
-        case "house_rigged":
-            text = _("house rigged to {floor} (a tie nobody bet on)")
-        case _:
-            text = _("{why}, unchanged")
-            fields["why"] = unchanged_why(change, summary)
-    return text.format(**fields)
-
-
-UNCHANGED_WHY = {
-    # Translators: why a roller's points did not move in a round.
-    "roller_lost": N_("lost the roll"),
-    # Translators: why the house's points did not move in a round.
-    "house": N_("the house"),
-    # Translators: why a player's points did not move in a round.
-    "no_bet": N_("no bet"),
-}
-
-
-def unchanged_why(change: ScoreChange, summary: RoundSummary) -> str:
-    if change.reason == "roller_lost" and summary.winner is None:
-        return _("rolled the tie")
-    why = UNCHANGED_WHY.get(change.reason)
-    return _(why) if why else ""
-
-
-def round_text(summary: RoundSummary, names: Names) -> str:
-    """The last scored round: the rolls, the winner, then only the points that moved (who
-    stayed the same is one short line, not a "20 → 20" each)."""
-    first, second = summary.rollers
-    rolls = _(
-        "**{first}** ({first_die}) rolled **{first_roll}**, **{second}** ({second_die}) rolled "
-        "**{second_roll}**"
-    ).format(
-        first=names[first],
-        first_die=die(summary.dice[0]),
-        first_roll=number(summary.rolls[0]),
-        second=names[second],
-        second_die=die(summary.dice[1]),
-        second_roll=number(summary.rolls[1]),
+def invitation(lobby: LobbyState, session: Session) -> str | None:
+    """A Play again lobby's line for the invited players who have not joined yet."""
+    waiting = [user for user in lobby.invited if session.seat_of(user) is None]
+    if not waiting:
+        return None
+    mentions = " ".join(f"<@{user}>" for user in waiting)
+    return _("🔁 Play again: {mentions}, press **Join** to take your seat.").format(
+        mentions=mentions
     )
-    if summary.winner is None:
-        verdict = _("a tie: the house (**{house}**) wins").format(house=names[summary.house])
-    else:
-        verdict = _("**{winner}** wins").format(winner=names[summary.rollers[summary.winner]])
-    lines = [
-        _("**Round {round}:** {rolls} → {verdict}.").format(
-            round=number(summary.round), rolls=rolls, verdict=verdict
-        )
-    ]
-    unchanged = []
-    for change in summary.changes:
-        if change.reason in UNCHANGED_WHY:
-            unchanged.append(
-                _("{name} ({why})").format(
-                    name=names[change.player], why=unchanged_why(change, summary)
-                )
-            )
-            continue
-        lines.append(
-            _("• **{name}** {before} → **{after}**: {why}").format(
-                name=names[change.player],
-                before=number(change.before),
-                after=number(change.after),
-                why=change_text(change, summary, names),
-            )
-        )
-    if unchanged:
-        lines.append(_("Unchanged: {players}.").format(players=", ".join(unchanged)))
-    return "\n".join(lines)
 
 
-def roll_off_text(roll_off: Sequence[Event], names: Names, house: int) -> str:
-    lines = []
-    for event in roll_off:
-        rolls = " · ".join(f"{names[r['player']]} {number(r['roll'])}" for r in event["rolls"])
-        if event["attempt"] == 1:
-            lines.append(_("Roll-off (d20): {rolls}").format(rolls=rolls))
-        else:
-            lines.append(_("Re-roll: {rolls}").format(rolls=rolls))
-        tied = event.get("tied") or []
-        if tied:
-            lines.append(
-                _("Tie at {roll} between {players}: they roll again.").format(
-                    roll=number(event["highest"]),
-                    players=", ".join(names[seat] for seat in tied),
-                )
-            )
-    lines.append(_("**{house}** rolled highest and is the first house.").format(house=names[house]))
-    return "\n".join(lines)
-
-
-def notice_text(event: Event, names: Names) -> str | None:
-    kind = event.get("type")
-    if kind == "player_left":
-        return ngettext(
-            "🚪 **{player}** left the table and keeps {points} point for the standings.",
-            "🚪 **{player}** left the table and keeps {points} points for the standings.",
-            int(event["points"]),
-        ).format(player=names[event["player"]], points=number(event["points"]))
-    if kind == "round_void":
-        house_left = event["reason"] == "house_left"
-        if event.get("bets_dropped"):
-            text = (
-                _("Round {round} was void: the house left and the bets were dropped.")
-                if house_left
-                else _("Round {round} was void: a roller left and the bets were dropped.")
-            )
-        else:
-            text = (
-                _("Round {round} was void: the house left.")
-                if house_left
-                else _("Round {round} was void: a roller left.")
-            )
-        return text.format(round=number(event["round"]))
-    if kind == "house_passed":
-        return _("🏠 The house passes to **{player}**.").format(player=names[event["to"]])
-    if kind == "house_timeout":
-        return _(
-            "⏱️ **{house}** did not set up round {round} in time, so I picked the rollers and "
-            "dice at random."
-        ).format(house=names[event["house"]], round=number(event["round"]))
-    return None
+# -- the table ------------------------------------------------------------------------------
 
 
 def _phase_text(table: TableState, names: Names) -> str:
@@ -600,4 +448,48 @@ def setup_panel_text(state: WeightedDiceState, names: Names, draft: Draft) -> st
         assert draft.r0 is not None and draft.r1 is not None
         assert draft.d0 is not None and draft.d1 is not None
         lines.append(odds_line(names, [draft.r0, draft.r1], [draft.d0, draft.d1]))
+    return "\n".join(lines)
+
+
+def setup_receipt(seats: Sequence[Seat], round_number: int, draft: Draft) -> str:
+    """What the house's panel becomes once the round is set (the table shows the rest)."""
+    names = seat_names(seats)
+    assert draft.r0 is not None and draft.r1 is not None
+    assert draft.d0 is not None and draft.d1 is not None
+    return _(
+        "✅ Round {round} is set: **{first}** ({first_die}) vs **{second}** "
+        "({second_die}). Betting is open on the table."
+    ).format(
+        round=number(round_number),
+        first=names[draft.r0],
+        first_die=die(draft.d0),
+        second=names[draft.r1],
+        second_die=die(draft.d1),
+    )
+
+
+# -- a bet's receipt --------------------------------------------------------------------------
+
+
+def bet_receipt(outcome: Outcome) -> str:
+    """The private answer to a bet: what was bet on whom, and the totals it left."""
+    names = seat_names(outcome.session.seats)
+    bet = next(event for event in outcome.events if event["type"] == "bet")
+    totals = bet["totals"]
+    previous = load_state(outcome.previous.state)
+    assert isinstance(previous, TableState)
+    rollers = previous.engine.rollers
+    lines = [
+        _("✅ You bet **{amount}** on **{roller}**. Bets are final.").format(
+            amount=number(bet["amount"]), roller=names[bet["roller_seat"]]
+        ),
+        _("Totals now: {first} {first_total} · {second} {second_total}.").format(
+            first=names[rollers[0]],
+            first_total=number(totals[0]),
+            second=names[rollers[1]],
+            second_total=number(totals[1]),
+        ),
+    ]
+    if any(event["type"] == "betting_closed" for event in outcome.events):
+        lines.append(_("Everyone has bet, so the dice were rolled: see the table."))
     return "\n".join(lines)

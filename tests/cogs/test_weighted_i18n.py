@@ -20,17 +20,17 @@ from bot.pictures.picture import ALT_TEXT_LIMIT
 from bot.play.guild_settings import GuildSettings
 from bot.ui.replies import known_error_message
 from cogs.weighted_dice import picture as weighted_picture
-from cogs.weighted_dice.cog import BetModal, setup_panel_view, stop_note, table_view
+from cogs.weighted_dice.controls import BetModal, setup_panel_view, table_view
 from cogs.weighted_dice.render import (
     chance,
     lobby_embed,
-    round_text,
     seat_names,
     setup_panel_text,
     table_embed,
     table_picture,
 )
 from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState, parse_amount
+from cogs.weighted_dice.story import round_text, stop_note
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 

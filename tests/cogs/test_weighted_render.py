@@ -15,10 +15,8 @@ from cogs.weighted_dice.render import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
     chance,
-    change_text,
     lobby_embed,
     odds_line,
-    round_text,
     seat_names,
     setup_panel_text,
     table_embed,
@@ -32,6 +30,7 @@ from cogs.weighted_dice.state import (
     parse_amount,
     with_notices,
 )
+from cogs.weighted_dice.story import change_text, round_text
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
 

@@ -14,7 +14,8 @@ import pytest
 from bot.model.contract import Seat, Session, Step, StepContext
 from bot.model.errors import NotYourGame, UserError
 from bot.play.guild_settings import GuildSettings
-from cogs.weighted_dice.cog import (
+from cogs.weighted_dice.cog import WeightedDice
+from cogs.weighted_dice.controls import (
     BET_MODAL_PATTERN,
     BetButton,
     ConfirmSetupButton,
@@ -22,7 +23,6 @@ from cogs.weighted_dice.cog import (
     LobbyButton,
     QuickBetButton,
     SetupButton,
-    WeightedDice,
     modal_value,
 )
 from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState
