@@ -2,8 +2,8 @@
 
 Fills a database (the bot's own schema and migrations) with N results (default 1,000,000)
 across S servers (100) and P players (50,000), then times, through the bot's own code
-(``bot.ladder.standings`` queries on the aiosqlite ``Database``, the ``cogs.leaderboard``
-renderers down to the embed dict that is sent):
+(``bot.ladder.standings`` queries on the aiosqlite ``Database``, the
+``cogs.leaderboard_render`` renderers down to the embed dict that is sent):
 
     (a) /leaderboard top-10 (page 1, each sort) — query + rendering
     (b) /stats for one player — query + rendering
@@ -51,7 +51,7 @@ from bot.ladder.standings import leaderboard_page, player_stats  # noqa: E402
 from bot.model.catalog import GAMES  # noqa: E402
 from bot.model.contract import Seat, Session  # noqa: E402
 from bot.storage import Database, SQLiteDatabase  # noqa: E402
-from cogs.leaderboard import leaderboard_embed, stats_embed  # noqa: E402
+from cogs.leaderboard_render import leaderboard_embed, stats_embed  # noqa: E402
 from game_core.base import GameResult  # noqa: E402
 
 GAME_WEIGHTS = {

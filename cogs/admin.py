@@ -54,7 +54,7 @@ from bot.play.guild_settings import GuildSettings, change_guild_settings, settin
 from bot.ui.answers import answer_for
 from bot.ui.permissions import invite_url, missing_permissions
 from bot.ui.replies import DMS_CLOSED_HELP, Guarded
-from cogs.leaderboard import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
+from cogs.texts import FIELD_LIMIT, GAME_CHOICES, join_lines, player_name
 
 # Stored with the cancelled game's events in English; the game's message translates it.
 # Translators: why a game ended, shown inside the game's message

@@ -22,8 +22,8 @@ from bot.model.text import clip
 from bot.pictures import palette
 from bot.ui.answers import answer_for
 from bot.ui.replies import Guarded
-from cogs.leaderboard import command_text, option_word, start_hint
 from cogs.rules import send_rules
+from cogs.texts import command_text, option_word, start_hint
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from bot.pictures import palette
 from bot.play.guild_settings import GuildSettings
 from bot.ui.answers import answer_for
 from cogs.admin import duration_text
-from cogs.leaderboard import GAME_CHOICES, command_text, start_hint
+from cogs.texts import GAME_CHOICES, command_text, start_hint
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,8 @@ AREAS: dict[str, tuple[str, ...]] = {
         "game_core/dimension_duel.py",
     ),
     "guides": (
-        "cogs/leaderboard.py",
+        "cogs/leaderboard*.py",
+        "cogs/texts.py",
         "cogs/odds/*.py",
         "cogs/rules.py",
         "cogs/help.py",

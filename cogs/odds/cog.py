@@ -37,8 +37,8 @@ from bot.i18n import _, number
 # outlive a reload of this cog, and tests can swap one in.
 from bot.pictures import palette
 from bot.ui.answers import answer_for
-from cogs.leaderboard import option_word
 from cogs.odds import figures, render
+from cogs.texts import option_word
 from game_core.analysis.weighted_lengths import lengths
 from game_core.weighted_dice import DICE
 

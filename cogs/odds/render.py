@@ -25,7 +25,7 @@ from bot.pictures import contrast
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
-from cogs.leaderboard import command_word, option_word
+from cogs.texts import command_word, option_word
 from game_core.analysis.weighted_dice import DESIGN_ROUNDS
 from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
 from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS

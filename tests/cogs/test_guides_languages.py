@@ -24,7 +24,7 @@ from bot.ladder.standings import (
 )
 from bot.model.catalog import GAMES
 from bot.play.guild_settings import GuildSettings
-from cogs.leaderboard import history_embed, leaderboard_embed, stats_embed
+from cogs.leaderboard_render import history_embed, leaderboard_embed, stats_embed
 from cogs.odds import cog as odds
 from cogs.odds import figures as odds_figures
 from cogs.odds import render

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.ladder.seasons import Season
 from cogs.admin import confirmation_text, season_dates, season_text
-from cogs.leaderboard import season_heading
+from cogs.leaderboard_render import season_heading
 
 HOSTILE = Season(1, "knucklebones", 2, "**Cup** @everyone", 1_800_000_000.0)
 

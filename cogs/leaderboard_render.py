@@ -1,0 +1,505 @@
+"""How ``/leaderboard``, ``/stats`` and ``/history`` look: their embeds, from the read
+models of ``bot.ladder.standings``. Pure: no I/O, no database, no clock.
+
+Players appear under the display name they last played under in this server (stored
+with their rating and with each game's seats), escaped: a mention would show as an
+unknown user to anyone whose client has not loaded that member, or once they left.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.i18n import N_, _, ngettext, number
+from bot.i18n import percent as percent_text
+from bot.ladder.seasons import Season
+from bot.ladder.standings import (
+    SORT_LABELS,
+    GameStats,
+    HistoryEntry,
+    HistoryPlayer,
+    LeaderboardPage,
+    PlayerStats,
+    Standing,
+)
+from bot.model.catalog import game_title
+from bot.model.text import escape
+from bot.pictures import palette
+from cogs.texts import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    clip_text,
+    command_text,
+    join_lines,
+    player_name,
+)
+
+COLOUR = discord.Colour(palette.EMBED_INFO)
+SCORE_LINE_LIMIT = 60
+
+DICEMAN_DICE = {
+    "magic": N_("Magic"),
+    "priority": N_("Priority"),
+    "sword": N_("Sword"),
+    "shield": N_("Shield"),
+}
+DUEL_FUNCTIONS = {
+    "bluff": N_("Bluff"),
+    "disruptor": N_("Disruptor"),
+    "delayed_attack": N_("Delayed Attack"),
+    "deflector": N_("Deflector"),
+    "intensifier": N_("Intensifier"),
+    "changer_self": N_("Particle Changer (self)"),
+    "changer_opponent": N_("Particle Changer (opponent)"),
+}
+OUTCOME_MARKS = {"win": "✅", "loss": "❌", "draw": "🤝"}
+# Translators: a player's result in one game, after its emoji (✅ Win).
+OUTCOME_WORDS = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Draw")}
+# Translators: how a game ended, after its result ("Win (forfeit)").
+REASON_NOTES = {"forfeit": N_("forfeit"), "timeout": N_("timeout"), "round_cap": N_("round limit")}
+
+
+# -- small formatting helpers ----------------------------------------------------------------
+
+
+def rating_text(standing: Standing) -> str:
+    return number(standing.ordinal, 1)
+
+
+def record_text(wins: int, losses: int, draws: int) -> str:
+    return f"{number(wins)}/{number(losses)}/{number(draws)}"
+
+
+def record_heading() -> str:
+    # Translators: the initials of Wins/Losses/Draws above a record such as 3/1/0.
+    return _("W/L/D")
+
+
+def rating_note() -> str:
+    """The rating in words, wherever players read it (never "μ − 3σ")."""
+    return _("rating: a cautious estimate of skill that firms up as you play")
+
+
+def streak_text(streak: int) -> str:
+    """``🔥 W3`` for a run of wins (the flame from two on: one win is not a streak yet)."""
+    if streak > 0:
+        # Translators: a streak of wins, W and the count (W3); keep it very short.
+        text = _("W{count}").format(count=number(streak))
+        return f"🔥 {text}" if streak > 1 else text
+    if streak < 0:
+        # Translators: a streak of losses, L and the count (L2); keep it very short.
+        return _("L{count}").format(count=number(-streak))
+    return "—"
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else percent_text(value)
+
+
+def when(timestamp: float) -> str:
+    return f"<t:{int(timestamp)}:R>"
+
+
+def favourite_text(game: str, pick: str) -> str:
+    if game == "diceman":
+        order = list(DICEMAN_DICE)
+        dice = sorted(pick.split("+"), key=lambda d: order.index(d) if d in order else 9)
+        return " + ".join(
+            _(DICEMAN_DICE[die]) if die in DICEMAN_DICE else die.capitalize() for die in dice
+        )
+    if game == "dimension_duel":
+        name = DUEL_FUNCTIONS.get(pick)
+        return _(name) if name is not None else pick.replace("_", " ").capitalize()
+    return pick
+
+
+# -- /leaderboard ------------------------------------------------------------------------------
+
+
+def season_label(season: Season) -> str:
+    """``Season 3`` or ``Season 3 · Summer cup`` (the name as the server wrote it)."""
+    label = _("Season {number}").format(number=number(season.number))
+    return label + (f" · {escape(season.name)}" if season.name else "")
+
+
+def season_heading(season: Season) -> str:
+    """The line under a leaderboard's title (which names the season): since when it runs,
+    or that these are a closed season's final standings and its dates."""
+    if season.closed:
+        assert season.started_at is not None and season.ended_at is not None
+        # Translators: {start} and {end} are dates Discord shows in each reader's language.
+        return _(
+            "**Final standings** of a closed season ({start} – {end}): they never change."
+        ).format(start=f"<t:{int(season.started_at)}:D>", end=f"<t:{int(season.ended_at)}:D>")
+    if season.started_at is None:
+        return _("The first season: it starts with the first game between players.")
+    # Translators: {date} is a date Discord shows in each reader's language.
+    return _("This season started {date}.").format(date=f"<t:{int(season.started_at)}:D>")
+
+
+def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
+    title = game_title(board.game)
+    season = board.season
+    embed = discord.Embed(
+        title=clip_text(
+            _("🏆 {game} leaderboard — {season}").format(game=title, season=season_label(season)),
+            TITLE_LIMIT,
+        ),
+        colour=COLOUR,
+    )
+    lines: list[str] = [season_heading(season)]
+    if board.empty and season.closed:
+        lines.append(
+            _("Nobody played {game} against other players in this season.").format(game=title)
+        )
+    elif board.empty:
+        lines.append(
+            _("No finished {game} games between players this season yet. {hint}").format(
+                game=title, hint=hint
+            )
+        )
+    elif board.ranked_total == 0:
+        lines.append(
+            ngettext(
+                "Nobody has played {count} {game} game yet, so nobody is ranked: the "
+                "provisional players are below.",
+                "Nobody has played {count} {game} games yet, so nobody is ranked: the "
+                "provisional players are below.",
+                board.minimum_games,
+            ).format(count=number(board.minimum_games), game=title)
+        )
+    else:
+        # Translators: the column heads of a leaderboard; {record} is W/L/D.
+        lines.append(
+            "`#` "
+            + _("Player · Rating · {record} · Games · Streak").format(record=record_heading())
+        )
+        for entry in board.rows:
+            s = entry.standing
+            lines.append(
+                f"`{entry.rank:>2}` {player_name(s.user_id, s.display_name)} · "
+                f"**{rating_text(s)}** · {record_text(s.wins, s.losses, s.draws)} · "
+                f"{number(s.games)} · {streak_text(s.streak)}"
+            )
+    embed.description = join_lines(lines, DESCRIPTION_LIMIT)
+    if board.provisional:
+        provisional_lines = [
+            f"{player_name(s.user_id, s.display_name)} · {rating_text(s)} · "
+            f"{record_text(s.wins, s.losses, s.draws)} · "
+            # Translators: games played out of those needed to be ranked ("2 of 3").
+            + _("{games} of {needed}").format(
+                games=number(s.games), needed=number(board.minimum_games)
+            )
+            for s in board.provisional
+        ]
+        hidden = board.provisional_total - len(board.provisional)
+        if hidden > 0:
+            provisional_lines.append(
+                ngettext("…and {count} more", "…and {count} more", hidden).format(
+                    count=number(hidden)
+                )
+            )
+        embed.add_field(
+            name=ngettext(
+                "Provisional (fewer than {count} game)",
+                "Provisional (fewer than {count} games)",
+                board.minimum_games,
+            ).format(count=number(board.minimum_games)),
+            value=join_lines(provisional_lines, FIELD_LIMIT),
+            inline=False,
+        )
+    if not board.empty:
+        embed.set_footer(
+            text=clip_text(
+                _(
+                    "Sorted by {sort} · page {page}/{pages} · {ranked} ranked · {rating_note} · "
+                    "games against the AI are not ranked"
+                ).format(
+                    sort=_(SORT_LABELS[board.sort]),
+                    page=number(board.page),
+                    pages=number(board.pages),
+                    ranked=number(board.ranked_total),
+                    rating_note=rating_note(),
+                ),
+                FOOTER_LIMIT,
+            )
+        )
+    return embed
+
+
+# -- /stats ------------------------------------------------------------------------------------
+
+
+FAVOURITE_HEADS = {"diceman": N_("Favourite dice"), "dimension_duel": N_("Favourite function")}
+FAVOURITE_PICK = N_("Favourite pick")
+
+
+def favourite_line(stats: GameStats) -> str | None:
+    favourite = stats.favourite
+    if favourite is None:
+        return None
+    what = _(FAVOURITE_HEADS.get(stats.game, FAVOURITE_PICK))
+    if stats.game == "diceman":
+        uses = ngettext("{count} round", "{count} rounds", favourite.uses)
+    else:
+        uses = ngettext("{count} turn", "{count} turns", favourite.uses)
+    return _("{what}: **{pick}** ({uses})").format(
+        what=what,
+        pick=favourite_text(stats.game, favourite.pick),
+        uses=uses.format(count=number(favourite.uses)),
+    )
+
+
+def game_stats_text(stats: GameStats) -> str:
+    """One game's field: this season's rating and rank, then the lifetime record."""
+    s = stats.standing
+    season = season_label(stats.season)
+    record = stats.this_season
+    lines: list[str] = []
+    if record is None:
+        if s.games:
+            lines.append(
+                _("{season}: no games against other players yet this season.").format(season=season)
+            )
+    elif stats.rank is None:
+        lines.append(
+            ngettext(
+                "{season}: rating **{rating}** · provisional ({games} of {needed} game to be "
+                "ranked)",
+                "{season}: rating **{rating}** · provisional ({games} of {needed} games to be "
+                "ranked)",
+                stats.minimum_games,
+            ).format(
+                season=season,
+                rating=number(record.ordinal, 1),
+                games=number(record.games),
+                needed=number(stats.minimum_games),
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "{season}: rating **{rating}** · rank **#{rank}** of {ranked} · "
+                "{record_heading} {record}"
+            ).format(
+                season=season,
+                rating=number(record.ordinal, 1),
+                rank=number(stats.rank),
+                ranked=number(stats.ranked_total),
+                record_heading=record_heading(),
+                record=record_text(record.wins, record.losses, record.draws),
+            )
+        )
+    if s.games == 0:
+        lines.append(_("No games against other players yet."))
+    else:
+        lines.append(
+            ngettext(
+                "All time: {record_heading} **{record}** · win rate **{rate}** · {count} game",
+                "All time: {record_heading} **{record}** · win rate **{rate}** · {count} games",
+                s.games,
+            ).format(
+                record_heading=record_heading(),
+                record=record_text(s.wins, s.losses, s.draws),
+                rate=percent(s.win_rate),
+                count=number(s.games),
+            )
+        )
+        lines.append(
+            _("Streak {streak} · best win streak **{best}**").format(
+                streak=streak_text(s.streak), best=number(s.best_streak)
+            )
+        )
+    if s.ai_games:
+        lines.append(
+            _("vs the AI (not ranked): {record}").format(
+                record=record_text(s.ai_wins, s.ai_losses, s.ai_draws)
+            )
+        )
+    if stats.game == "knucklebones" and s.average_score is not None:
+        lines.append(_("Average final score: **{score}**").format(score=number(s.average_score, 1)))
+    favourite = favourite_line(stats)
+    if favourite is not None:
+        lines.append(favourite)
+    return join_lines(lines, FIELD_LIMIT)
+
+
+def opponents_text(entry: HistoryEntry, user_id: int) -> str:
+    others = [p for p in entry.players if p.user_id != user_id or p.is_ai]
+    if len(others) == 1:
+        # Translators: the opponent in a game ("vs bob").
+        return _("vs {name}").format(name=player_name(others[0].user_id, others[0].display_name))
+    return ngettext("with {count} other", "with {count} others", len(others)).format(
+        count=number(len(others))
+    )
+
+
+_TWO_SCORES = re.compile(r"(?P<prefix>[^0-9–-]*)(?P<a>-?[0-9]+)–(?P<b>-?[0-9]+)")
+
+
+def oriented_score_line(entry: HistoryEntry, first_seat: int) -> str | None:
+    """A two-player score line ("38–43", "Life 20–4", stored in seat order) with
+    ``first_seat``'s score first, so it reads in the order the sentence names the
+    players ("bob beat alice · 43–38")."""
+    line = entry.score_line
+    if not line:
+        return None
+    match = _TWO_SCORES.fullmatch(line)
+    if match is None or len(entry.players) != 2 or first_seat not in (0, 1):
+        return line
+    scores = (match["a"], match["b"])
+    return f"{score_prefix(match['prefix'])}{scores[first_seat]}–{scores[1 - first_seat]}"
+
+
+# The words a stored score line may start with (stored in English: the duels' "Life 20–4",
+# "HP 12–0"), shown in the reader's language.
+SCORE_WORDS = {"Life": N_("Life"), "HP": N_("HP")}
+
+
+def score_prefix(prefix: str) -> str:
+    word = SCORE_WORDS.get(prefix.strip())
+    return prefix if word is None else prefix.replace(prefix.strip(), _(word))
+
+
+def outcome_text(outcome: str, reason: str) -> str:
+    """``✅ Win`` or ``❌ Loss (timeout)``: a player's result in one game."""
+    mark = OUTCOME_MARKS.get(outcome, "·")
+    word = OUTCOME_WORDS.get(outcome)
+    text = f"{mark} {_(word)}" if word is not None else mark
+    note = REASON_NOTES.get(reason)
+    if note is not None:
+        # Translators: a result and how the game ended ("✅ Win (forfeit)").
+        text = _("{outcome} ({reason})").format(outcome=text, reason=_(note))
+    return text
+
+
+def recent_line(entry: HistoryEntry, user_id: int) -> str:
+    me = entry.player(user_id)
+    outcome = outcome_text(me.outcome, entry.reason) if me is not None else "·"
+    parts = [outcome, game_title(entry.game)]
+    parts.append(opponents_text(entry, user_id))
+    score_line = oriented_score_line(entry, me.seat) if me is not None else entry.score_line
+    if score_line:
+        # A score line may hold names (Weighted Dice's top three): shown as written.
+        parts.append(escape(score_line, SCORE_LINE_LIMIT))
+    parts.append(when(entry.finished_at))
+    if entry.link:
+        parts.append(game_link(entry.link))
+    return " · ".join(parts)
+
+
+def game_link(link: str) -> str:
+    # Translators: a link to a finished game's message, "[game](link)".
+    return "[{label}]({link})".format(label=_("game"), link=link)
+
+
+def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=clip_text(
+            _("📊 {name} — stats in this server").format(name=escape(name, 100)), TITLE_LIMIT
+        ),
+        colour=COLOUR,
+    )
+    if stats.empty:
+        embed.description = _(
+            "{name} has not finished a game in this server yet. See {help} for the games, "
+            "or look at {leaderboard}."
+        ).format(
+            name=escape(name),
+            help=command_text("help"),
+            leaderboard=command_text("leaderboard"),
+        )
+        return embed
+    for game_stats in stats.games:
+        embed.add_field(
+            name=game_title(game_stats.game), value=game_stats_text(game_stats), inline=False
+        )
+    if stats.recent:
+        lines = [recent_line(entry, stats.user_id) for entry in stats.recent]
+        embed.add_field(
+            name=ngettext("Last {count} result", "Last {count} results", len(lines)).format(
+                count=number(len(lines))
+            ),
+            value=join_lines(lines, FIELD_LIMIT),
+            inline=False,
+        )
+    embed.set_footer(
+        text=_(
+            "Rating: a cautious estimate of skill that firms up as you play; it starts fresh "
+            "each season. Records and streaks are all time."
+        )
+    )
+    return embed
+
+
+# -- /history ----------------------------------------------------------------------------------
+
+
+def players_text(entry: HistoryEntry) -> str:
+    def name(player: HistoryPlayer) -> str:
+        return player_name(player.user_id, player.display_name)
+
+    players = sorted(entry.players, key=lambda p: (p.place, p.seat))
+    if not players:
+        return ""
+    if len(players) == 2:
+        first, second = players
+        if entry.draw:
+            return _("{first} and {second} drew").format(first=name(first), second=name(second))
+        if entry.reason == "forfeit":
+            sentence = _("{winner} won by forfeit against {loser}")
+        elif entry.reason == "timeout":
+            sentence = _("{winner} won on time against {loser}")
+        else:
+            sentence = _("{winner} beat {loser}")
+        return sentence.format(winner=name(first), loser=name(second))
+    winners = [p for p in players if p.outcome == "win"]
+    count = number(len(players))
+    if entry.draw or not winners:
+        return ngettext("{count} player, a draw", "{count} players, a draw", len(players)).format(
+            count=count
+        )
+    return "🏆 " + ngettext(
+        "{winners} ({count} player)", "{winners} ({count} players)", len(players)
+    ).format(winners=", ".join(name(p) for p in winners), count=count)
+
+
+def history_line(entry: HistoryEntry) -> str:
+    parts = [f"**{game_title(entry.game)}**", players_text(entry)]
+    named_first = min(entry.players, key=lambda p: (p.place, p.seat), default=None)
+    score_line = (
+        entry.score_line if named_first is None else oriented_score_line(entry, named_first.seat)
+    )
+    if score_line:
+        parts.append(escape(score_line, SCORE_LINE_LIMIT))
+    parts.append(when(entry.finished_at))
+    if entry.link:
+        parts.append(game_link(entry.link))
+    return " · ".join(part for part in parts if part)
+
+
+def history_title(game: str | None, who: str | None) -> str:
+    if game is not None and who:
+        title = _("📜 Recent {game} games of {name}").format(
+            game=game_title(game), name=escape(who, 80)
+        )
+    elif game is not None:
+        title = _("📜 Recent {game} games").format(game=game_title(game))
+    elif who:
+        title = _("📜 Recent games of {name}").format(name=escape(who, 80))
+    else:
+        title = _("📜 Recent games")
+    return clip_text(title, TITLE_LIMIT)
+
+
+def history_embed(entries: list[HistoryEntry], game: str | None, who: str | None) -> discord.Embed:
+    embed = discord.Embed(title=history_title(game, who), colour=COLOUR)
+    if not entries:
+        embed.description = _("No finished games match in this server yet.")
+    else:
+        embed.description = join_lines([history_line(e) for e in entries], DESCRIPTION_LIMIT)
+    return embed
