@@ -8,7 +8,9 @@ from clocked_support import ClockedBot
 from fakediscord import CallbackType, FakeDiscord, Player, routes, wait_for_answer
 from knucklebones_support import ai_board_idle, board_turn, enabled_columns, start_duel
 
-from bot.ui.publishing import ORPHAN_GRACE_SECONDS, SHOW_LEASE_SECONDS, SWEEP_INTERVAL_SECONDS
+from bot.ui.publish_ledger import SHOW_LEASE_SECONDS
+from bot.ui.publish_loop import SWEEP_INTERVAL_SECONDS
+from bot.ui.publish_public import ORPHAN_GRACE_SECONDS
 
 
 async def test_a_game_against_the_ai_goes_on_after_a_sigkill(

@@ -37,7 +37,8 @@ from knucklebones_support import (
     start_duel,
 )
 
-from bot.ui.publishing import REPAIR_LEASE_SECONDS, SHOW_LEASE_SECONDS, SWEEP_INTERVAL_SECONDS
+from bot.ui.publish_ledger import SHOW_LEASE_SECONDS
+from bot.ui.publish_loop import REPAIR_LEASE_SECONDS, SWEEP_INTERVAL_SECONDS
 
 SEEDS = [int(seed) for seed in os.environ.get("DICEBOT_CHAOS_SEEDS", "7").split(",")]
 STEPS = int(os.environ.get("DICEBOT_CHAOS_STEPS", "40"))

@@ -27,7 +27,7 @@ from duel_support import Duel, diceman_lock
 from fakediscord import CallbackType, FakeDiscord, FakeGuild, routes
 from knucklebones_support import ai_board_idle, board_turn, enabled_columns, start_duel
 
-from bot.ui.publishing import SHOW_LEASE_SECONDS
+from bot.ui.publish_ledger import SHOW_LEASE_SECONDS
 
 
 def test_compose_runs_every_shard_once_on_one_database() -> None:
