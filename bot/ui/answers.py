@@ -1,4 +1,6 @@
-"""Answering interactions: once, in time, whatever the database or Discord does.
+"""The transport of every answer to an interaction: it goes out once and in time, whatever
+the database or Discord does. What an answer says is its caller's; what a failed command or
+press is told is worded in ``bot.ui.replies``.
 
 Discord gives an interaction 3 s for its first answer. Every answer the bot gives goes
 through the interaction's :class:`Answer`, which serialises them, so the watchdog timer set

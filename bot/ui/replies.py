@@ -1,4 +1,12 @@
-"""Answering interactions: ephemeral replies and the one place errors become messages."""
+"""What a player is told when a command or a press fails: the one place errors become
+messages (``known_error_message``, ``report_error``: an expected refusal in words, a real
+bug logged with a reference the player sees too), and the guard every control's press goes
+through (``Guarded``: forged ids refused, every error answered, the game message of a stale
+control brought up to date).
+
+Only what is said lives here; it goes out as an ephemeral reply through ``bot.ui.answers``,
+the transport that answers each interaction once and in time.
+"""
 
 from __future__ import annotations
 
