@@ -1,2 +1,3 @@
 """Diceman: what the shared secret-duel flow (``cogs.secret_duel``) needs to play it: its
-engine calls, texts and private controls (``cog``). The extension is ``cog``."""
+plug-in (``game``: engine calls and words), its components (``controls``) and its texts
+(``render``). The extension is ``cog``."""

@@ -1,2 +1,3 @@
-"""Dimension Duel: what the shared secret-duel flow (``cogs.secret_duel``) needs to play it
-(``cog``) and its exchange picture (``picture``). The extension is ``cog``."""
+"""Dimension Duel: what the shared secret-duel flow (``cogs.secret_duel``) needs to play it:
+its plug-in (``game``: engine calls and words), its components (``controls``), its texts
+(``render``) and its exchange picture (``picture``). The extension is ``cog``."""

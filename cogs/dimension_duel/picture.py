@@ -27,7 +27,7 @@ from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.picture import Picture, clip_alt_text
-from cogs.secret_duel.render import (
+from cogs.dimension_duel.render import (
     capitalized,
     charges_left,
     function_name,

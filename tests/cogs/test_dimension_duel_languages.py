@@ -14,10 +14,12 @@ import pytest
 from bot import i18n
 from bot.model.contract import Seat, Session
 from bot.ui.replies import known_error_message
-from cogs.dimension_duel import cog as dd_cog
+from cogs.dimension_duel import controls as dd_controls
+from cogs.dimension_duel import game as dd_game
 from cogs.dimension_duel import picture as duel_picture
-from cogs.secret_duel.handler import UiState
-from cogs.secret_duel.render import charges_left, describe_seconds, narrate_duel
+from cogs.dimension_duel.render import charges_left, narrate_duel
+from cogs.secret_duel.render import describe_seconds
+from cogs.secret_duel.state import UiState
 from game_core import dimension_duel as dd
 from game_core.errors import IllegalMove
 
@@ -104,7 +106,7 @@ def test_a_disrupted_and_intensified_turn_in_french() -> None:
 
 
 def test_the_private_controls_in_spanish() -> None:
-    rules = dd_cog.DimensionDuelGame()
+    rules = dd_game.DimensionDuelGame()
     state, _ = dd.new_game(mode="tactical")
     with i18n.use("es"):
         embed, view = rules.controls(session(), 1, state, "k__", UiState(deadline_at=1.8e9))
@@ -112,7 +114,7 @@ def test_the_private_controls_in_spanish() -> None:
     description = embed.description or ""
     assert "1️⃣ Levanta un **escudo anti-Tau** o **anti-Kaon**" in description
     assert "Luego pulsa **Confirmar**: la elección es definitiva." in description
-    selects = [c for c in view.children if isinstance(c, dd_cog.DuelField)]
+    selects = [c for c in view.children if isinstance(c, dd_controls.DuelField)]
     devices, regions, functions = (select.item for select in selects)
     assert devices.placeholder == "1️⃣ Tu escudo"
     assert [o.label for o in devices.options] == ["Escudo anti-Tau", "Escudo anti-Kaon"]
@@ -126,14 +128,14 @@ def test_the_private_controls_in_spanish() -> None:
     assert functions.options[0].description == "no hace nada (nunca se agota)"
     assert [o.label for o in functions.options][-1] == "Cambiador de Partículas (rival)"
     confirm = view.children[-1]
-    assert isinstance(confirm, dd_cog.DuelConfirm)
+    assert isinstance(confirm, dd_controls.DuelConfirm)
     assert confirm.item.label == "Confirmar (elige las tres cosas antes)"
     # The custom_ids never change with the language.
     assert confirm.item.custom_id == f"dd:{MAX_ID}:1:ok:k__"
 
 
 def test_the_public_lines_and_buttons_in_spanish() -> None:
-    rules = dd_cog.DimensionDuelGame()
+    rules = dd_game.DimensionDuelGame()
     state, _ = dd.new_game(mode="classic", start_hp=30)
     view = dd.public_view(state)
     with i18n.use("es"):
@@ -202,7 +204,7 @@ def test_a_long_french_render_stays_inside_discords_limits(
     if pseudo:
         monkeypatch.setenv(i18n.PSEUDO_ENV, "1")
     long_names = ("A" * 32, "B" * 32)
-    rules = dd_cog.DimensionDuelGame()
+    rules = dd_game.DimensionDuelGame()
     state, _ = dd.new_game(mode="tactical")
     state, events = play_turn(
         state, ("tau", "head", "changer_self"), ("tau", "torso", "delayed_attack"), [6, 6, 6]

@@ -13,9 +13,11 @@ import pytest
 
 from bot.model.contract import Seat, Session
 from bot.ui.challenges import ChallengeButton
-from cogs.diceman import cog as dm_cog
-from cogs.dimension_duel import cog as dd_cog
-from cogs.secret_duel.handler import UiState
+from cogs.diceman import controls as dm_controls
+from cogs.diceman import game as dm_game
+from cogs.dimension_duel import controls as dd_controls
+from cogs.dimension_duel import game as dd_game
+from cogs.secret_duel.state import UiState
 from game_core import diceman, dimension_duel
 
 MAX_ID = "9" * 19
@@ -50,29 +52,29 @@ def custom_ids(view: discord.ui.View) -> list[str]:
 def test_diceman_drafts_round_trip() -> None:
     for combo in diceman.COMBOS:
         for order in itertools.permutations(combo):
-            code = dm_cog.draft_code(order)
-            assert dm_cog.draft_dice(code) == list(combo)
-    assert dm_cog.draft_dice("_") is None
-    assert dm_cog.draft_dice("mm") is None
-    assert dm_cog.draft_dice("mx") is None
+            code = dm_controls.draft_code(order)
+            assert dm_controls.draft_dice(code) == list(combo)
+    assert dm_controls.draft_dice("_") is None
+    assert dm_controls.draft_dice("mm") is None
+    assert dm_controls.draft_dice("mx") is None
 
 
 def test_duel_drafts_round_trip() -> None:
     for device, region, function in itertools.product(
         dimension_duel.DEVICES, dimension_duel.REGIONS, dimension_duel.FUNCTIONS
     ):
-        draft = dd_cog.EMPTY_DRAFT
-        for field, value in zip(dd_cog.FIELDS, (device, region, function), strict=True):
-            draft = dd_cog.with_field(draft, field, value)
-        assert dd_cog.decode_draft(draft) == (device, region, function)
-    assert dd_cog.decode_draft("___") == (None, None, None)
-    assert dd_cog.with_field("t__", "fn", "deflector") == "t_f"
+        draft = dd_controls.EMPTY_DRAFT
+        for field, value in zip(dd_controls.FIELDS, (device, region, function), strict=True):
+            draft = dd_controls.with_field(draft, field, value)
+        assert dd_controls.decode_draft(draft) == (device, region, function)
+    assert dd_controls.decode_draft("___") == (None, None, None)
+    assert dd_controls.with_field("t__", "fn", "deflector") == "t_f"
     with pytest.raises(Exception, match="not available"):
-        dd_cog.with_field("___", "reg", "elbow")
+        dd_controls.with_field("___", "reg", "elbow")
 
 
 def test_templates_are_strict_and_disjoint_from_every_other_prefix() -> None:
-    ours = templates(*dm_cog.COMPONENTS, *dd_cog.COMPONENTS)
+    ours = templates(*dm_controls.COMPONENTS, *dd_controls.COMPONENTS)
     samples = {
         "dm:1:1:move",
         "dm:1:30:pick:ps",
@@ -103,17 +105,17 @@ def test_templates_are_strict_and_disjoint_from_every_other_prefix() -> None:
 
 
 def test_diceman_controls_carry_the_draft() -> None:
-    rules = dm_cog.DicemanGame()
+    rules = dm_game.DicemanGame()
     state, _ = diceman.new_game(random.Random(1))
     ui = UiState(deadline_at=1_800_000_180.0)
     embed, view = rules.controls(session("diceman"), 0, state, "", ui)
     assert custom_ids(view) == [f"dm:{MAX_ID}:1:pick:_", f"dm:{MAX_ID}:1:ok:_"]
     confirm = view.children[1]
-    assert isinstance(confirm, dm_cog.DicemanConfirm) and confirm.item.disabled
+    assert isinstance(confirm, dm_controls.DicemanConfirm) and confirm.item.disabled
     embed, view = rules.controls(session("diceman"), 0, state, "ps", ui)
     assert custom_ids(view) == [f"dm:{MAX_ID}:1:pick:ps", f"dm:{MAX_ID}:1:ok:ps"]
     pick = view.children[0]
-    assert isinstance(pick, dm_cog.DicemanPick)
+    assert isinstance(pick, dm_controls.DicemanPick)
     assert pick.item.min_values == 2 and pick.item.max_values == 2
     assert [o.value for o in pick.item.options if o.default] == ["priority", "sword"]
     assert "Selected: ⚡ Priority + ⚔️ Sword" in (embed.description or "")
@@ -121,7 +123,7 @@ def test_diceman_controls_carry_the_draft() -> None:
 
 
 def test_duel_controls_offer_only_functions_with_charges() -> None:
-    rules = dd_cog.DimensionDuelGame()
+    rules = dd_game.DimensionDuelGame()
     state, _ = dimension_duel.new_game(mode="tactical")
     state.charges[1]["particle_changer"] = 0
     state.charges[1]["deflector"] = 0
@@ -129,18 +131,18 @@ def test_duel_controls_offer_only_functions_with_charges() -> None:
     embed, view = rules.controls(session("dimension_duel"), 1, state, "k_f", ui)
     # A drafted function without a charge is dropped from the draft.
     assert custom_ids(view)[-1] == f"dd:{MAX_ID}:1:ok:k__"
-    selects = [c for c in view.children if isinstance(c, dd_cog.DuelField)]
+    selects = [c for c in view.children if isinstance(c, dd_controls.DuelField)]
     functions = [o.value for o in selects[2].item.options]
     assert functions == ["bluff", "disruptor", "delayed_attack", "intensifier"]
     devices = [o.label for o in selects[0].item.options]
     assert devices == ["Anti-Tau shield", "Anti-Kaon shield"]  # Kaon defends on turn 1
     assert "you defend (Kaon)" in (embed.title or "")
     confirm = view.children[-1]
-    assert isinstance(confirm, dd_cog.DuelConfirm) and confirm.item.disabled
+    assert isinstance(confirm, dd_controls.DuelConfirm) and confirm.item.disabled
 
 
 def test_public_buttons_follow_the_mode() -> None:
-    rules = dd_cog.DimensionDuelGame()
+    rules = dd_game.DimensionDuelGame()
     assert custom_ids(rules.public_buttons(7, 3, True)) == ["dd:7:3:move"]
     assert custom_ids(rules.public_buttons(7, 3, False)) == ["dd:7:3:roll"]
-    assert custom_ids(dm_cog.DicemanGame().public_buttons(7, 3, True)) == ["dm:7:3:move"]
+    assert custom_ids(dm_game.DicemanGame().public_buttons(7, 3, True)) == ["dm:7:3:move"]

@@ -9,15 +9,9 @@ from typing import Any
 
 import pytest
 
-from cogs.secret_duel.render import (
-    charges_left,
-    describe_seconds,
-    dice_pair,
-    life_bar,
-    narrate_diceman,
-    narrate_duel,
-    score_pair,
-)
+from cogs.diceman.render import dice_pair, narrate_diceman
+from cogs.dimension_duel.render import charges_left, narrate_duel
+from cogs.secret_duel.render import describe_seconds, life_bar, score_pair
 from game_core import dimension_duel as dd
 from game_core.diceman import resolve_round
 

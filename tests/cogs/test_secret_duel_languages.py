@@ -19,8 +19,8 @@ from bot.model.errors import StaleControl
 from bot.play.guild_settings import GuildSettings
 from bot.ui.challenges import challenge_state
 from bot.ui.replies import known_error_message
-from cogs.diceman.cog import DicemanGame
-from cogs.dimension_duel.cog import DimensionDuelGame
+from cogs.diceman.game import DicemanGame
+from cogs.dimension_duel.game import DimensionDuelGame
 from cogs.secret_duel.handler import SecretDuelHandler
 from game_core.errors import IllegalMove
 

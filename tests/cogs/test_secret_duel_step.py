@@ -13,9 +13,11 @@ from bot.model.contract import Seat, Session, Step, StepContext
 from bot.model.errors import NotYourGame, StaleControl
 from bot.play.guild_settings import GuildSettings
 from bot.ui.challenges import challenge_state
-from cogs.diceman.cog import DicemanGame
-from cogs.dimension_duel.cog import DimensionDuelGame
-from cogs.secret_duel.handler import SETUP_KEY, SecretDuelHandler, warning_after
+from cogs.diceman.game import DicemanGame
+from cogs.dimension_duel.game import DimensionDuelGame
+from cogs.secret_duel.handler import SecretDuelHandler
+from cogs.secret_duel.moves import warning_after
+from cogs.secret_duel.state import SETUP_KEY
 from game_core.errors import IllegalMove
 
 ALICE, BOB, CAROL, BOT = 11, 22, 33, 99

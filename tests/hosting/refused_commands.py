@@ -37,14 +37,14 @@ def refused_group() -> app_commands.Group:
 def main(argv: list[str]) -> int:
     import bot.service.lifecycle
 
-    create_bot = bot.lifecycle.create_bot
+    create_bot = bot.service.lifecycle.create_bot
 
     def create_with_refused_command(*args: Any, **options: Any) -> Any:
         made = create_bot(*args, **options)
         made.tree.add_command(refused_group())
         return made
 
-    bot.lifecycle.create_bot = create_with_refused_command
+    bot.service.lifecycle.create_bot = create_with_refused_command
     return run_against_fake(argv)
 
 
