@@ -20,7 +20,7 @@ from bot.model.errors import UserError
 from bot.pictures import palette
 from bot.play.guild_settings import GuildSettings
 from bot.ui.answers import answer_for
-from cogs.admin import duration_text
+from cogs.admin_render import duration_text
 from cogs.texts import GAME_CHOICES, command_text, start_hint
 
 

@@ -14,8 +14,8 @@ from bot.model.catalog import GAMES
 from bot.model.errors import UserError
 from bot.play.guild_settings import GuildSettings
 from bot.ui.replies import DMS_CLOSED_HELP
-from cogs.admin import (
-    SeasonConfirmButton,
+from cogs.admin_controls import SeasonConfirmButton
+from cogs.admin_render import (
     closed_text,
     confirmation_text,
     duration_text,

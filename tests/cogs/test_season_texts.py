@@ -4,7 +4,7 @@ leaderboard heading of a running and of a closed season, the admin's confirmatio
 from __future__ import annotations
 
 from bot.ladder.seasons import Season
-from cogs.admin import confirmation_text, season_dates, season_text
+from cogs.admin_render import confirmation_text, season_dates, season_text
 from cogs.leaderboard_render import season_heading
 
 HOSTILE = Season(1, "knucklebones", 2, "**Cup** @everyone", 1_800_000_000.0)

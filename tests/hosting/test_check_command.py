@@ -9,7 +9,7 @@ from fakediscord import FakeDiscord, FakeGuild, Player
 
 from bot.app import DiceBot
 from bot.ui.permissions import invite_permissions
-from cogs.admin import permission_check_line
+from cogs.admin_render import permission_check_line
 
 EVERYTHING = invite_permissions()
 
