@@ -39,13 +39,16 @@ AREAS: dict[str, tuple[str, ...]] = {
     "knucklebones": ("cogs/knucklebones/*.py", "game_core/knucklebones.py"),
     "weighted": ("cogs/weighted_dice/*.py", "game_core/weighted_dice.py"),
     # The duels' shared flow speaks in Diceman's catalog and their shared texts in Dimension
-    # Duel's, where each was first written.
-    "diceman": ("cogs/diceman/*.py", "cogs/secret_duel/handler.py", "game_core/diceman.py"),
+    # Duel's, where each was first written; Diceman's names and reveal were first written
+    # beside those shared texts, so cogs/diceman/render.py is in Dimension Duel's too (its
+    # area comes first: a file belongs to the first area it matches).
     "dimension": (
         "cogs/dimension_duel/*.py",
         "cogs/secret_duel/render.py",
+        "cogs/diceman/render.py",
         "game_core/dimension_duel.py",
     ),
+    "diceman": ("cogs/diceman/*.py", "cogs/secret_duel/*.py", "game_core/diceman.py"),
     "guides": (
         "cogs/leaderboard*.py",
         "cogs/texts.py",
