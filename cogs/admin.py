@@ -113,7 +113,7 @@ async def seasons_of(bot: DiceBot, guild_id: int, games: tuple[str, ...]) -> lis
     """What ``/dicebot season list`` shows, per game: the season running and its players,
     and each closed season's final standings."""
     settings = await bot.sessions.guild_settings(guild_id)
-    found = []
+    found: list[GameSeasons] = []
     for game in games:
         current = await current_season(bot.db, guild_id, game)
         players = await season_players(bot.db, current)

@@ -56,9 +56,9 @@ from game_core.base import Event
 from game_core.errors import IllegalMove
 
 # The AI's move is a durable deadline this far ahead: quick enough to feel like an
-# answer, slow enough that the player sees their own move land first. The default of the
-# ``ai_delay`` every function that schedules a turn takes: the cog passes its own, which a
-# bench sets on each bot's copy of the cog module.
+# answer, slow enough that the player sees their own move land first. Every function that
+# schedules a turn takes ``ai_delay`` (this by default): the cog passes its bot's own
+# ``AI_MOVE_DELAY``, which a bench may set on that bot's copy of the extension.
 AI_MOVE_DELAY = 0.7
 # The turn warning goes out this long before the timeout (capped to a fifth of the turn,
 # so a short turn still leaves the warned player most of their time).
