@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_command() -> int:
+    # Each command imports only what it runs: the healthcheck (every 30 s) stays light.
     import asyncio
 
     from bot.config import load_settings
@@ -81,6 +82,7 @@ def run_command() -> int:
 
 
 def backup_command(destination: Path | None) -> int:
+    # Only what the backup runs (see run_command).
     from bot.config import load_storage_settings
     from bot.service.backup import BackupError, backup
 
@@ -105,6 +107,7 @@ def healthcheck_command() -> int:
 
 
 def copy_command(sqlite: Path | None, to: str | None) -> int:
+    # Only what the copy runs (see run_command).
     from bot.config import load_storage_settings
     from bot.service.copy_to_postgres import copy_and_report
 
