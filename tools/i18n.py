@@ -235,8 +235,10 @@ def templates(found: Iterable[Found] | None = None) -> dict[str, Catalog]:
 def _current_areas() -> dict[tuple[str | None, str], str]:
     """Which area's catalog holds each text today (read from the first translated language)."""
     held: dict[tuple[str | None, str], str] = {}
-    language = next(iter(TRANSLATED), None)
-    for area in AREAS if language else ():
+    if not TRANSLATED:
+        return held
+    language = TRANSLATED[0]
+    for area in AREAS:
         path = po_path(language, area)
         if path.exists():
             for message in read(path, language):
@@ -273,8 +275,10 @@ def write(path: Path, catalog: Catalog) -> None:
 
 def update(areas: Iterable[str] | None = None) -> None:
     """Bring every language's area files in line with the source: new texts added empty,
-    texts gone from the source dropped, translations kept."""
+    texts gone from the source dropped, translations kept (a text that moved to another
+    area takes its translation with it)."""
     wanted = templates()
+    translated = {language: _translations(language) for language in TRANSLATED}
     for area in areas or AREAS:
         template = wanted[area]
         for language in TRANSLATED:
@@ -290,7 +294,29 @@ def update(areas: Iterable[str] | None = None) -> None:
                 )
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
             catalog.obsolete.clear()
+            for message in catalog:
+                moved = translated[language].get((message.context, _key(message.id)))
+                if message.id and not _has_translation(message.string) and moved is not None:
+                    message.string = moved
             write(path, catalog)
+
+
+def _translations(language: str) -> dict[tuple[str | None, str], str | tuple[str, ...] | list[str]]:
+    """Every translated text of a language, whichever area's file holds it today."""
+    found: dict[tuple[str | None, str], str | tuple[str, ...] | list[str]] = {}
+    for area in AREAS:
+        path = po_path(language, area)
+        if path.exists():
+            for message in read(path, language):
+                if message.id and _has_translation(message.string):
+                    found.setdefault((message.context, _key(message.id)), message.string)
+    return found
+
+
+def _has_translation(string: object) -> bool:
+    if isinstance(string, tuple | list):
+        return any(string)
+    return bool(string)
 
 
 # ---------------------------------------------------------------------------------------
