@@ -1,11 +1,12 @@
-"""Weighted Dice controls: the lobby's buttons, the house's setup panel, the bet buttons
-and the bet form, the views that hold them, and what a press does.
+"""Weighted Dice controls: the lobby's buttons, the table's buttons (Set up round, the bet
+buttons) and the bet form, the views that hold them, and what a press does.
 
-Every control is a DynamicItem whose custom_id carries what it needs (the house's half-made
-setup lives in its panel's custom_ids), so a press lands after a restart. Its ``handle`` is
-one call to a ``press_*`` function below, which reaches the runtime through
-``bot.ui.host.host_of`` (the sessions, the publisher), never through the cog. A press's
-answer is ephemeral or a deferred update; the table itself is shown by the publisher.
+Every control is a DynamicItem whose custom_id carries what it needs, so a press lands after
+a restart. Its ``handle`` is one call to a ``press_*`` function, which reaches the runtime
+through ``bot.ui.host.host_of`` (the sessions, the publisher), never through the cog. A
+press's answer is ephemeral or a deferred update; the table itself is shown by the publisher.
+**Set up round** opens the house's panel, whose selects and Confirm (and their presses) are
+``cogs.weighted_dice.setup_panel``; ``COMPONENTS`` below registers them with the rest.
 
 The bet form (``BetModal``) is not a DynamicItem: its submission is routed by custom_id
 (``BET_MODAL_PATTERN``, registered by the cog with ``bot.register_modal``) to
@@ -16,7 +17,7 @@ custom_ids (prefix ``wd:``, nothing else in the project starts with it):
 ``wd:<sid>:<round>:pick:(r0|d0|r1|d1):<draft>``, ``wd:<sid>:<round>:confirm:<draft>``,
 ``wd:<sid>:<round>:bet:<side>``, ``wd:<sid>:<round>:quick:<side>:(5|10|all)`` and the
 modal ``wd:<sid>:<round>:betmodal:<side>``; ``<draft>`` is ``r0.d0.r1.d1`` with ``x`` for
-a choice not made yet.
+a choice not made yet (the panel's, in ``setup_panel``).
 """
 
 from __future__ import annotations
@@ -28,26 +29,17 @@ import discord
 
 from bot.i18n import N_, _, number
 from bot.model.contract import Session
-from bot.model.errors import UserError
 from bot.model.text import clip
 from bot.ui.answers import answer_for
 from bot.ui.host import host_of
 from bot.ui.replies import Guarded
-from cogs.weighted_dice.moves import bettor_seat, house_engine
-from cogs.weighted_dice.render import (
-    bet_receipt,
-    raw_name,
-    seat_names,
-    setup_panel_text,
-    setup_receipt,
-)
-from cogs.weighted_dice.state import DRAFT_PATTERN, Draft
+from cogs.weighted_dice.ids import ROUND, SID, SIDE, interaction_data
+from cogs.weighted_dice.moves import bettor_seat
+from cogs.weighted_dice.render import bet_receipt, raw_name
+from cogs.weighted_dice.setup_panel import ConfirmSetupButton, DraftSelect, press_setup
 from cogs.weighted_dice.story import die
 from game_core import weighted_dice as wd
 
-SID = r"(?P<sid>[0-9]{1,19})"
-ROUND = r"(?P<round>[0-9]{1,4})"
-SIDE = r"(?P<side>[01])"
 QUICK_AMOUNTS = ("5", "10", "all")
 BET_MODAL_PATTERN = rf"wd:{SID}:{ROUND}:betmodal:{SIDE}"
 AMOUNT_INPUT = "amount"
@@ -56,19 +48,12 @@ MODAL_TITLE_LIMIT = 45
 LABEL_LIMIT = 45
 LABEL_DESCRIPTION_LIMIT = 100
 PLACEHOLDER_LIMIT = 100
-SELECT_PLACEHOLDER_LIMIT = 150
-OPTION_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
 
 
 def _message_id(interaction: discord.Interaction) -> int | None:
     """The message a component (or the component that opened a modal) was on."""
     return None if interaction.message is None else interaction.message.id
-
-
-def _interaction_data(interaction: discord.Interaction) -> dict[str, Any]:
-    """The raw payload data as a plain dict (discord.py types it as a union of TypedDicts)."""
-    return dict(interaction.data or {})  # type: ignore[arg-type]
 
 
 # -- components -------------------------------------------------------------------------------
@@ -140,83 +125,6 @@ class SetupButton(
         await press_setup(interaction, self.session_id, self.round)
 
 
-class DraftSelect(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=rf"wd:{SID}:{ROUND}:pick:(?P<field>r0|d0|r1|d1):{DRAFT_PATTERN}",
-):
-    """One of the house's four choices; its custom_id carries the other three."""
-
-    def __init__(
-        self,
-        session_id: int,
-        round_number: int,
-        field: str,
-        draft: Draft,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"wd:{session_id}:{round_number}:pick:{field}:{draft.encode()}",
-                options=options or [],
-                placeholder=placeholder,
-                row=row,
-            )
-        )
-        self.session_id = session_id
-        self.round = round_number
-        self.field = field
-        self.draft = draft
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DraftSelect:
-        return cls(
-            int(match["sid"]),
-            int(match["round"]),
-            match["field"],
-            Draft.from_groups(match.groupdict()),
-        )
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        await press_pick(interaction, self.session_id, self.round, self.field, self.draft)
-
-
-class ConfirmSetupButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"wd:{SID}:{ROUND}:confirm:{DRAFT_PATTERN}",
-):
-    def __init__(
-        self, session_id: int, round_number: int, draft: Draft, *, disabled: bool = False
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_("Confirm"),
-                style=discord.ButtonStyle.success,
-                custom_id=f"wd:{session_id}:{round_number}:confirm:{draft.encode()}",
-                disabled=disabled,
-                row=4,
-            )
-        )
-        self.session_id = session_id
-        self.round = round_number
-        self.draft = draft
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ConfirmSetupButton:
-        return cls(int(match["sid"]), int(match["round"]), Draft.from_groups(match.groupdict()))
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        await press_confirm(interaction, self.session_id, self.round, self.draft)
-
-
 class BetButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -283,7 +191,8 @@ class QuickBetButton(
         await press_bet_amount(interaction, self.session_id, self.round, self.side, self.amount)
 
 
-# The controls the cog registers with the bot (``bot.register_components``).
+# The controls the cog registers with the bot (``bot.register_components``): the table's
+# and the house's panel's.
 COMPONENTS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     SetupButton,
@@ -384,68 +293,6 @@ def table_view(session: Session, state: wd.WeightedDiceState) -> discord.ui.View
     return view
 
 
-def setup_panel_view(
-    session: Session, state: wd.WeightedDiceState, draft: Draft
-) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    candidates = [
-        seat for seat in range(state.n_players) if state.active[seat] and seat != state.house
-    ]
-    for index, (roller_field, die_field) in enumerate((("r0", "d0"), ("r1", "d1"))):
-        chosen_roller = getattr(draft, roller_field)
-        chosen_die = getattr(draft, die_field)
-        roller_options = [
-            discord.SelectOption(
-                label=raw_name(session, seat, 100),
-                value=str(seat),
-                # Translators: a roller choice's description in the house's panel.
-                description=clip(
-                    _("seat {seat} · {points} points").format(
-                        seat=number(seat + 1), points=number(state.scores[seat])
-                    ),
-                    OPTION_LIMIT,
-                ),
-                default=seat == chosen_roller,
-            )
-            for seat in candidates
-        ]
-        die_options = [
-            discord.SelectOption(label=die(sides), value=str(sides), default=sides == chosen_die)
-            for sides in wd.DICE
-        ]
-        view.add_item(
-            DraftSelect(
-                session.id,
-                state.round,
-                roller_field,
-                draft,
-                options=roller_options,
-                placeholder=clip(
-                    _("Roller {number}").format(number=number(index + 1)),
-                    SELECT_PLACEHOLDER_LIMIT,
-                ),
-                row=2 * index,
-            )
-        )
-        view.add_item(
-            DraftSelect(
-                session.id,
-                state.round,
-                die_field,
-                draft,
-                options=die_options,
-                placeholder=clip(
-                    _("Die for roller {number}").format(number=number(index + 1)),
-                    SELECT_PLACEHOLDER_LIMIT,
-                ),
-                row=2 * index + 1,
-            )
-        )
-    ready = draft.complete and draft.r0 != draft.r1
-    view.add_item(ConfirmSetupButton(session.id, state.round, draft, disabled=not ready))
-    return view
-
-
 # -- what a press does ------------------------------------------------------------------------
 
 
@@ -460,61 +307,6 @@ async def press_lobby(interaction: discord.Interaction, session_id: int, choice:
             session_id, interaction.user.id, action, on_message=_message_id(interaction)
         )
         await show(answer_for(interaction), outcome.session, outcome.events)
-
-
-async def press_setup(interaction: discord.Interaction, session_id: int, round_number: int) -> None:
-    """Set up round: the house's panel, as a new ephemeral answer."""
-    await _show_setup_panel(interaction, session_id, round_number, Draft(), update=False)
-
-
-async def press_pick(
-    interaction: discord.Interaction, session_id: int, round_number: int, field: str, draft: Draft
-) -> None:
-    """One of the panel's selects: the panel again, with that choice made."""
-    values = _interaction_data(interaction).get("values") or []
-    choice = str(values[0]) if values else ""
-    await _show_setup_panel(
-        interaction, session_id, round_number, draft.with_choice(field, choice), update=True
-    )
-
-
-async def _show_setup_panel(
-    interaction: discord.Interaction,
-    session_id: int,
-    round_number: int,
-    draft: Draft,
-    *,
-    update: bool,
-) -> None:
-    session = await host_of(interaction).sessions.require(session_id)
-    engine = house_engine(session, interaction.user.id, round_number, draft)
-    content = setup_panel_text(engine, seat_names(session.seats), draft)
-    view = setup_panel_view(session, engine, draft)
-    if update:
-        await answer_for(interaction).update(content=content, view=view)
-    else:
-        await answer_for(interaction).send(content, view=view)
-        # discord.py gives an ephemeral view a 15-minute timer and keeps it in memory;
-        # these controls are DynamicItems registered for good, so nothing needs keeping.
-        view.stop()
-
-
-async def press_confirm(
-    interaction: discord.Interaction, session_id: int, round_number: int, draft: Draft
-) -> None:
-    if not draft.complete:
-        raise UserError(_("Pick both rollers and a die for each before confirming."))
-    action = {
-        "type": "setup",
-        "round": round_number,
-        "rollers": [draft.r0, draft.r1],
-        "dice": [draft.d0, draft.d1],
-    }
-    outcome = await host_of(interaction).sessions.act(session_id, interaction.user.id, action)
-    # The panel becomes the receipt; the table itself is shown by the publisher.
-    await answer_for(interaction).update(
-        content=setup_receipt(outcome.session.seats, round_number, draft), view=None
-    )
 
 
 async def press_bet_on(
@@ -537,7 +329,7 @@ async def press_bet_on(
 
 async def submit_bet_modal(interaction: discord.Interaction, match: re.Match[str]) -> None:
     """The bet form sent (routed by the bot on ``BET_MODAL_PATTERN``): bet what it says."""
-    components = _interaction_data(interaction).get("components") or []
+    components = interaction_data(interaction).get("components") or []
     amount = modal_value(list(components), AMOUNT_INPUT)
     await press_bet_amount(
         interaction, int(match["sid"]), int(match["round"]), int(match["side"]), amount

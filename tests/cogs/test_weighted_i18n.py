@@ -20,7 +20,7 @@ from bot.pictures.picture import ALT_TEXT_LIMIT
 from bot.play.guild_settings import GuildSettings
 from bot.ui.replies import known_error_message
 from cogs.weighted_dice import picture as weighted_picture
-from cogs.weighted_dice.controls import BetModal, setup_panel_view, table_view
+from cogs.weighted_dice.controls import BetModal, table_view
 from cogs.weighted_dice.render import (
     chance,
     lobby_embed,
@@ -29,6 +29,7 @@ from cogs.weighted_dice.render import (
     table_embed,
     table_picture,
 )
+from cogs.weighted_dice.setup_panel import setup_panel_view
 from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState, parse_amount
 from cogs.weighted_dice.story import round_text, stop_note
 from game_core import weighted_dice as wd

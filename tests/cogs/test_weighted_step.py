@@ -18,13 +18,12 @@ from cogs.weighted_dice.cog import WeightedDice
 from cogs.weighted_dice.controls import (
     BET_MODAL_PATTERN,
     BetButton,
-    ConfirmSetupButton,
-    DraftSelect,
     LobbyButton,
     QuickBetButton,
     SetupButton,
     modal_value,
 )
+from cogs.weighted_dice.setup_panel import ConfirmSetupButton, DraftSelect
 from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState
 from game_core import weighted_dice as wd
 from game_core.errors import IllegalMove
