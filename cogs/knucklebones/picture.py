@@ -1,4 +1,5 @@
-"""The Knucklebones board as a picture, and the same board as alt text.
+"""The Knucklebones board as a picture; the same board in words, its alt text, is
+``cogs.knucklebones.alt_text``.
 
 Layout (500 × 376, a 4:3 card that Discord shows width-limited on a phone and on the
 desktop): on the left both grids, seat 0 on top growing down towards the middle and seat
@@ -26,7 +27,8 @@ from bot.i18n import N_, _, ngettext, number
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.canvas import IndexedCanvas, IndexedPalette
-from bot.pictures.picture import Picture, clip_alt_text
+from bot.pictures.picture import Picture
+from cogs.knucklebones.alt_text import alt_text
 
 FILENAME = "board.png"
 COLUMNS = 3
@@ -492,102 +494,3 @@ def _draw_band(canvas: IndexedCanvas, view: Mapping[str, Any]) -> None:
 # Translators: the legend drawn in the board picture (keep it short: it has one line of
 # about 200 pixels). ◯ marks the last die placed, ✕ the dice just knocked out.
 LEGEND = N_("×2 pair · ×3 triple · ◯ last · ✕ knocked")
-
-
-# ---------------------------------------------------------------------------------------
-# Alt text
-# ---------------------------------------------------------------------------------------
-
-
-def _column_text(column: int, faces: Sequence[int], score: int) -> str:
-    """One column in the alt text, e.g. "column 1: 4, 4, 2 (18, a pair)"."""
-    fields = {
-        "column": number(column),
-        "faces": ", ".join(number(face) for face in faces),
-        "score": number(score),
-    }
-    if not faces:
-        return _("column {column}: empty").format(**fields)
-    count = max(faces.count(face) for face in faces)
-    if count == 2:
-        return _("column {column}: {faces} ({score}, a pair)").format(**fields)
-    if count == 3:
-        return _("column {column}: {faces} ({score}, a triple)").format(**fields)
-    return _("column {column}: {faces} ({score})").format(**fields)
-
-
-def _grid_text(seat: int, name: str, points: int, columns: str) -> str:
-    """One player's grid in the alt text: name, place, total and the three columns."""
-    fields = {"name": name, "count": number(points), "columns": columns}
-    if seat == 0:
-        return ngettext(
-            "{name} (top grid), {count} point. {columns}.",
-            "{name} (top grid), {count} points. {columns}.",
-            points,
-        ).format(**fields)
-    return ngettext(
-        "{name} (bottom grid), {count} point. {columns}.",
-        "{name} (bottom grid), {count} points. {columns}.",
-        points,
-    ).format(**fields)
-
-
-def _last_move_text(last: Mapping[str, Any], short: Sequence[str]) -> str:
-    fields = {
-        "player": short[last["player"]],
-        "opponent": short[1 - last["player"]],
-        "face": number(last["face"]),
-        "column": number(last["column"] + 1),
-    }
-    removed = len(last["removed"])
-    if removed == 0:
-        return _("Last move: {player} put a {face} in column {column}.").format(**fields)
-    if removed == 1:
-        return _(
-            "Last move: {player} put a {face} in column {column}, knocking out one {face} "
-            "from {opponent}."
-        ).format(**fields)
-    if removed == 2:
-        return _(
-            "Last move: {player} put a {face} in column {column}, knocking out two {face}s "
-            "from {opponent}."
-        ).format(**fields)
-    return _(
-        "Last move: {player} put a {face} in column {column}, knocking out three {face}s "
-        "from {opponent}."
-    ).format(**fields)
-
-
-def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None) -> str:
-    """The board in words: each player's columns (first die first) with their scores,
-    whose turn and the die (or, for a game stopped without a result, the ``stopped``
-    sentence), the last move."""
-    short = [name if len(name) <= 40 else name[:39] + "…" for name in names]
-    parts = [_("Knucklebones board, turn {turn}.").format(turn=number(view["turn"]))]
-    for seat in (0, 1):
-        # Translators: separates the three column descriptions in the board's alt text.
-        columns = _("; ").join(
-            _column_text(
-                column + 1, view["boards"][seat][column], view["column_scores"][seat][column]
-            )
-            for column in range(COLUMNS)
-        )
-        parts.append(_grid_text(seat, short[seat], view["scores"][seat], columns))
-    last = view.get("last_move")
-    if last is not None:
-        parts.append(_last_move_text(last, short))
-    if view.get("finished"):
-        winners = view.get("winners") or []
-        if view.get("draw") or not winners:
-            parts.append(_("The game is a draw."))
-        else:
-            parts.append(_("{player} wins.").format(player=short[winners[0]]))
-    elif stopped is not None:
-        parts.append(stopped)
-    else:
-        parts.append(
-            _("{player} to place a {face}.").format(
-                player=short[view["current_player"]], face=number(view["die"])
-            )
-        )
-    return clip_alt_text(" ".join(parts))
