@@ -1,234 +1,45 @@
-"""What ``/odds`` shows: the Diceman table picture and the texts of all three answers.
+"""What ``/odds`` shows: the texts of all three answers, and the Diceman table picture
+handed on from ``cogs.odds.picture``.
 
 Everything here is pure: it takes numbers already computed by the analysis lab (plain
-floats and strings, not the engines' objects) and returns a ``Picture`` and strings. The
-cog gathers the numbers and caches what this module makes.
+floats and strings, not the engines' objects) and returns strings. The cog gathers the
+numbers and caches what this module makes.
 
-The Diceman picture is 400 × 300, what Discord shows an embed image at on the desktop,
-so it is shown pixel for pixel: only the table (each cell: how often the row's pick
-deals more damage, and how often the round is even); the advice, the best mix and the
-key are embed text, which Discord sets at full size on any screen.
+The Diceman table itself, the numbers it is drawn from (``DicemanFigures``) and its key are
+``cogs.odds.picture``; the cog and ``figures`` read them here, beside the texts, as the
+one module of what ``/odds`` shows.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from PIL import Image, ImageDraw
-
 from bot import i18n
 from bot.i18n import N_, _, ngettext, number, pgettext
-from bot.pictures import contrast
-from bot.pictures import palette as colours
-from bot.pictures import text as pictures_text
-from bot.pictures.picture import Picture, clip_alt_text
+
+# The picture's name, key, numbers and drawing, read by the cog and ``figures`` from here
+# (and its alt text, by tests/cogs/test_guides_languages.py).
+from cogs.odds.picture import HEATMAP_NAME as HEATMAP_NAME
+from cogs.odds.picture import DicemanFigures
+from cogs.odds.picture import MixEntry as MixEntry
+from cogs.odds.picture import diceman_alt_text as diceman_alt_text
+from cogs.odds.picture import die_key as die_key
+from cogs.odds.picture import render_diceman_picture as render_diceman_picture
 from cogs.texts import command_word, option_word
 from game_core.analysis.weighted_dice import DESIGN_ROUNDS
 from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
 from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS
-
-HEATMAP_NAME = "diceman_odds.png"
-
-# Geometry (pixels).
-WIDTH, HEIGHT = 400, 300
-MARGIN = 8
-TITLE_BAR = 26
-HEADER = 20
-ROW_LABEL = 44
-CELL_WIDTH = 52
-CELL_HEIGHT = 38
-CELL_GAP = 2
-TITLE_SIZE = 13
-LABEL_SIZE = 13
-CELL_SIZE = 16
-TIE_SIZE = 12
-
-BACKGROUND = colours.BACKGROUND
-# A perceptually even dark-to-bright ramp (viridis anchors): a sequential scale, because a
-# diverging one would suggest 50% is "even", which it is not when rounds can end level.
-RAMP = (
-    (68, 1, 84),
-    (59, 82, 139),
-    (33, 145, 140),
-    (94, 201, 98),
-    (253, 231, 37),
-)
-LIGHT_INK, DARK_INK = colours.TEXT, colours.INK_ON_LIGHT
 
 # The table's letters stay as the engine labels them (M, P, S, H) in every language; the
 # key below the table says which die each stands for.
 DIE_NAMES = {"M": N_("Magic"), "P": N_("Priority"), "S": N_("Sword"), "H": N_("Shield")}
 
 
-def die_key() -> str:
-    """What the table's letters stand for."""
-    # Translators: the key under the Diceman table; the letters M, P, S, H stay as they are.
-    return _("M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10")
-
-
-@dataclass(frozen=True)
-class MixEntry:
-    label: str  # "S+H"
-    probability: float
-    exact: str  # "11/34"
-
-
-@dataclass(frozen=True)
-class DicemanFigures:
-    """The numbers behind ``/odds diceman``, row against column, in the engine's combo
-    order: P(the row deals more damage in a round), the expected damage balance (dealt
-    minus received), and the equilibrium mix of the damage-balance game."""
-
-    labels: tuple[str, ...]
-    p_more: tuple[tuple[float, ...], ...]
-    balance: tuple[tuple[float, ...], ...]
-    mix: tuple[MixEntry, ...]
-    value: float
-
-    def __post_init__(self) -> None:
-        size = len(self.labels)
-        for grid in (self.p_more, self.balance):
-            if len(grid) != size or any(len(row) != size for row in grid):
-                raise ValueError("the tables must be square with one row per label")
-        if [entry.label for entry in self.mix] != list(self.labels):
-            raise ValueError("the mix must list the labels in table order")
-
-    def p_even(self, row: int, column: int) -> float:
-        """P(both deal the same damage): neither pick deals more."""
-        return max(0.0, 1.0 - self.p_more[row][column] - self.p_more[column][row])
-
-
-# ---------------------------------------------------------------------------------------
-# The picture
-# ---------------------------------------------------------------------------------------
-
-
-def _interpolated(share: float) -> colours.RGB:
-    share = min(1.0, max(0.0, share))
-    position = share * (len(RAMP) - 1)
-    low = min(int(position), len(RAMP) - 2)
-    t = position - low
-    start, end = RAMP[low], RAMP[low + 1]
-    return (
-        round(start[0] + (end[0] - start[0]) * t),
-        round(start[1] + (end[1] - start[1]) * t),
-        round(start[2] + (end[2] - start[2]) * t),
-    )
-
-
-def ramp_colour(share: float) -> colours.RGB:
-    """The cell colour of a probability (clamped to 0..1): the ramp, nudged darker or
-    lighter where its middle would leave neither ink readable at 4.5:1."""
-    colour = _interpolated(share)
-    toward = (0, 0, 0) if share < 0.5 else (255, 255, 255)
-    for step in range(1, 21):
-        best = max(contrast.ratio(LIGHT_INK, colour), contrast.ratio(DARK_INK, colour))
-        if best >= contrast.TEXT_MINIMUM + 0.1:
-            return colour
-        base = _interpolated(share)
-        colour = tuple(round(c + (t - c) * step / 20) for c, t in zip(base, toward, strict=True))  # type: ignore[assignment]
-    return colour
-
-
-def cell_percent(share: float) -> str:
-    """A whole percentage that never rounds a possible outcome to 0% or a sure one to 100%."""
-    if 0 < share < 0.005:
-        return "<" + i18n.percent(0.01)
-    if 0.995 <= share < 1:
-        return ">" + i18n.percent(0.99)
-    return i18n.percent(share)
-
-
-def text_colour_on(fill: colours.RGB) -> colours.RGB:
-    """The ink (light or dark) that contrasts more with ``fill``."""
-    return contrast.readable_ink(fill, LIGHT_INK, DARK_INK)
-
-
-def heatmap_size(combos: int = 6) -> tuple[int, int]:
-    return WIDTH, HEIGHT
-
-
-def cell_box(row: int, column: int) -> tuple[int, int, int, int]:
-    left = MARGIN + ROW_LABEL + column * (CELL_WIDTH + CELL_GAP)
-    top = MARGIN + TITLE_BAR + HEADER + row * (CELL_HEIGHT + CELL_GAP)
-    return left, top, left + CELL_WIDTH, top + CELL_HEIGHT
-
-
-def render_diceman_heatmap(figures: DicemanFigures) -> bytes:
-    return render_diceman_picture(figures).png
-
-
-def render_diceman_picture(figures: DicemanFigures) -> Picture:
-    """The table: row pick against column pick, % of rounds the row deals more damage
-    (big) and % of even rounds (small, after "=")."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    pictures_text.draw_text(
-        image, (MARGIN, MARGIN + TITLE_BAR / 2 - 2),
-        # Translators: the title drawn on the Diceman table picture (about 50 characters fit).
-        _("Your pick (row) vs theirs: % you deal more · = % even"),
-        TITLE_SIZE, colours.TEXT, BACKGROUND, weight="bold", max_width=WIDTH - 2 * MARGIN,
-    )  # fmt: skip
-    header_y = MARGIN + TITLE_BAR + HEADER / 2
-    for index, label in enumerate(figures.labels):
-        left, top, right, bottom = cell_box(index, index)
-        pictures_text.draw_text(image, ((left + right) / 2, header_y), label, LABEL_SIZE,
-                                colours.MUTED, BACKGROUND, weight="bold", anchor="mm")  # fmt: skip
-        pictures_text.draw_text(image, (MARGIN + ROW_LABEL - 6, (top + bottom) / 2), label,
-                                LABEL_SIZE, colours.MUTED, BACKGROUND, weight="bold",
-                                anchor="rm")  # fmt: skip
-    for row in range(len(figures.labels)):
-        for column in range(len(figures.labels)):
-            left, top, right, bottom = cell_box(row, column)
-            share = figures.p_more[row][column]
-            fill = ramp_colour(share)
-            draw.rectangle((left, top, right - 1, bottom - 1), fill=fill)
-            ink = text_colour_on(fill)
-            centre = (left + right) / 2
-            pictures_text.draw_text(image, (centre, top + 13), cell_percent(share), CELL_SIZE,
-                                    ink, fill, weight="bold", anchor="mm")  # fmt: skip
-            even = "=" + cell_percent(figures.p_even(row, column))
-            pictures_text.draw_text(image, (centre, bottom - 9), even, TIE_SIZE, ink, fill,
-                                    anchor="mm")  # fmt: skip
-    indexed = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=9)
-    return Picture(
-        png=buffer.getvalue(),
-        alt_text=diceman_alt_text(figures),
-        filename=HEATMAP_NAME,
-        width=WIDTH,
-        height=HEIGHT,
-    )
-
-
-def diceman_alt_text(figures: DicemanFigures) -> str:
-    """The table in words, one row per pick."""
-    rows = []
-    for row, label in enumerate(figures.labels):
-        cells = ", ".join(
-            f"{cell_percent(figures.p_more[row][c])} ({cell_percent(figures.p_even(row, c))})"
-            for c in range(len(figures.labels))
-        )
-        rows.append(f"{label}: {cells}.")
-    introduction = _(
-        "Diceman, one round: how often the row's two dice deal more damage than the "
-        "column's, with the share of even rounds in brackets. Columns: {columns}."
-    ).format(columns=", ".join(figures.labels))
-    return clip_alt_text(f"{introduction} {' '.join(rows)} {die_key()}.")
-
-
 def full_name(label: str) -> str:
     """``"S+H"`` -> ``"Sword + Shield"``."""
     return " + ".join(_(DIE_NAMES[part]) for part in label.split("+"))
-
-
-# ---------------------------------------------------------------------------------------
-# Texts
-# ---------------------------------------------------------------------------------------
 
 
 def percent(value: float) -> str:

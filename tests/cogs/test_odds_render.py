@@ -12,6 +12,7 @@ from PIL import Image
 
 from bot.pictures import contrast, text
 from cogs.odds import figures as odds_figures
+from cogs.odds import picture as odds_picture
 from cogs.odds import render
 from game_core.ai.diceman import equilibrium, matchup_table
 from game_core.analysis.weighted_lengths import lengths
@@ -28,7 +29,7 @@ def picture(png: bytes) -> Image.Image:
 
 def cell_corner(row: int, column: int) -> tuple[int, int]:
     """A pixel inside cell (row, column), clear of its text (near the top-left corner)."""
-    left, top, _, _ = render.cell_box(row, column)
+    left, top, _, _ = odds_picture.cell_box(row, column)
     return left + 3, top + 3
 
 
@@ -48,21 +49,21 @@ def test_figures_come_from_the_exact_table_and_equilibrium() -> None:
 
 def test_table_cells_are_coloured_by_their_probability() -> None:
     figures = odds_figures.diceman_figures()
-    image = picture(render.render_diceman_heatmap(figures))
-    assert image.size == render.heatmap_size(6) == (400, 300)
+    image = picture(odds_picture.render_diceman_heatmap(figures))
+    assert image.size == odds_picture.heatmap_size(6) == (400, 300)
     for row in range(6):
         for column in range(6):
-            expected = render.ramp_colour(figures.p_more[row][column])
+            expected = odds_picture.ramp_colour(figures.p_more[row][column])
             assert image.getpixel(cell_corner(row, column)) == expected, (row, column)
     # M+P never loses to P+H's damage (100%), P+H never beats M+P (0%): the ramp's two ends.
-    assert image.getpixel(cell_corner(0, 4)) == render.RAMP[-1]
-    assert image.getpixel(cell_corner(4, 0)) == render.RAMP[0]
+    assert image.getpixel(cell_corner(0, 4)) == odds_picture.RAMP[-1]
+    assert image.getpixel(cell_corner(4, 0)) == odds_picture.RAMP[0]
 
 
 def test_each_cell_shows_the_win_share_and_the_even_share_in_readable_ink() -> None:
     figures = odds_figures.diceman_figures()
     with text.record() as drawn:
-        picture_ = render.render_diceman_picture(figures)
+        picture_ = odds_picture.render_diceman_picture(figures)
     cells = {(d.box[0] // 10, d.text) for d in drawn}
     assert len(drawn) == 1 + 12 + 72  # title, labels, two numbers a cell
     # A pick against itself: M+P vs M+P is 38% more damage for each side, 25% even.
@@ -77,9 +78,9 @@ def test_each_cell_shows_the_win_share_and_the_even_share_in_readable_ink() -> N
 
 def test_the_table_picture_renders_quickly() -> None:
     figures = odds_figures.diceman_figures()
-    render.render_diceman_heatmap(figures)
+    odds_picture.render_diceman_heatmap(figures)
     started = time.perf_counter()
-    png = render.render_diceman_heatmap(figures)
+    png = odds_picture.render_diceman_heatmap(figures)
     elapsed = time.perf_counter() - started
     assert png.startswith(b"\x89PNG")
     # Rendered once per process and cached, so this is a comfort margin, not a budget.
@@ -103,11 +104,11 @@ def test_the_cached_picture_is_computed_once() -> None:
 
 def test_figures_refuse_ragged_tables() -> None:
     with pytest.raises(ValueError, match="square"):
-        render.DicemanFigures(
+        odds_picture.DicemanFigures(
             labels=("A", "B"),
             p_more=((0.5,), (0.5, 0.5)),
             balance=((0.0, 0.0), (0.0, 0.0)),
-            mix=(render.MixEntry("A", 1.0, "1"), render.MixEntry("B", 0.0, "0")),
+            mix=(odds_picture.MixEntry("A", 1.0, "1"), odds_picture.MixEntry("B", 0.0, "0")),
             value=0.0,
         )
 
@@ -117,18 +118,23 @@ def test_figures_refuse_ragged_tables() -> None:
     [(0.0, "0%"), (0.003, "<1%"), (0.031, "3%"), (0.5, "50%"), (0.996, ">99%"), (1.0, "100%")],
 )
 def test_cell_percent_never_rounds_to_certainty(share: float, text: str) -> None:
-    assert render.cell_percent(share) == text
+    assert odds_picture.cell_percent(share) == text
 
 
 def test_ramp_runs_from_dark_to_bright_and_every_cell_colour_takes_readable_ink() -> None:
-    assert render.ramp_colour(0) == render.RAMP[0]
-    assert render.ramp_colour(1) == render.RAMP[-1]
-    assert render.ramp_colour(-3) == render.RAMP[0] and render.ramp_colour(7) == render.RAMP[-1]
-    assert render.text_colour_on(render.RAMP[0]) == render.LIGHT_INK
-    assert render.text_colour_on(render.RAMP[-1]) == render.DARK_INK
+    assert odds_picture.ramp_colour(0) == odds_picture.RAMP[0]
+    assert odds_picture.ramp_colour(1) == odds_picture.RAMP[-1]
+    assert (
+        odds_picture.ramp_colour(-3) == odds_picture.RAMP[0]
+        and odds_picture.ramp_colour(7) == odds_picture.RAMP[-1]
+    )
+    assert odds_picture.text_colour_on(odds_picture.RAMP[0]) == odds_picture.LIGHT_INK
+    assert odds_picture.text_colour_on(odds_picture.RAMP[-1]) == odds_picture.DARK_INK
     for step in range(101):
-        fill = render.ramp_colour(step / 100)
-        assert contrast.ratio(render.text_colour_on(fill), fill) >= contrast.TEXT_MINIMUM, step
+        fill = odds_picture.ramp_colour(step / 100)
+        assert contrast.ratio(odds_picture.text_colour_on(fill), fill) >= contrast.TEXT_MINIMUM, (
+            step
+        )
 
 
 def test_mix_lines_and_advice_are_plain_words() -> None:

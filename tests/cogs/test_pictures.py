@@ -22,7 +22,7 @@ from cogs.admin import CANCEL_REASON
 from cogs.dimension_duel import picture as duel_picture
 from cogs.knucklebones import picture as knucklebones_picture
 from cogs.odds import figures as odds_figures
-from cogs.odds import render as odds_render
+from cogs.odds import picture as odds_picture
 from cogs.weighted_dice import picture as weighted_picture
 from game_core import dimension_duel as dd
 from game_core import weighted_dice as wd
@@ -79,7 +79,7 @@ def drawn_pictures() -> list[tuple[str, Picture, list[text.Drawn]]]:
                 found.append(("weighted", weighted_picture.render_table(view, names), drawn))
     with text.record() as drawn:
         found.append(
-            ("odds", odds_render.render_diceman_picture(odds_figures.diceman_figures()), drawn)
+            ("odds", odds_picture.render_diceman_picture(odds_figures.diceman_figures()), drawn)
         )
     return found
 

@@ -12,6 +12,7 @@ from PIL import Image
 
 from bot.app import DiceBot
 from cogs.odds import figures as odds_figures
+from cogs.odds import picture as odds_picture
 from cogs.odds import render
 
 # Cached answers must come back well inside Discord's window; this leaves room for a busy CI.
@@ -53,7 +54,7 @@ async def test_diceman_heatmap_is_attached_and_cached(
     assert first.type is CallbackType.DEFERRED_MESSAGE and first.ephemeral
     shown = await first.final_message()
     picture = shown.attachment(render.HEATMAP_NAME)
-    assert (picture.width, picture.height) == render.heatmap_size(6)
+    assert (picture.width, picture.height) == odds_picture.heatmap_size(6)
     assert Image.open(io.BytesIO(picture.content)).format == "PNG"
     embed = shown.embed
     assert embed is not None and embed["image"]["url"] == picture.url
@@ -84,7 +85,7 @@ async def test_diceman_can_be_shared_with_the_channel(
     )
     assert not message.ephemeral
     assert guild.default_channel.last_message(viewer=bob) is message
-    assert message.attachment(render.HEATMAP_NAME).width == render.heatmap_size(6)[0]
+    assert message.attachment(render.HEATMAP_NAME).width == odds_picture.heatmap_size(6)[0]
 
 
 async def test_weighted_pair_shows_exact_fractions_and_percentages(
