@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.i18n import N_, _, pgettext
 from bot.model.clock import Clock
 from bot.model.contract import Session
+from bot.model.guide import GuideBook
 from bot.pictures import worker as picture_worker
 from bot.play.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS, DeadlineRunner
 from bot.play.guild_settings import GuildSettings
@@ -164,8 +165,15 @@ class DiceBot(commands.AutoShardedBot):
         )
         self.clock = clock or Clock()
         self.db = database_for(settings)
+        # What /help, /rules and /stats say of each game, and where a finished game keeps
+        # its picks: each game's cog registers its guide when it loads (bot.model.guide).
+        self.guides = GuideBook()
         self.sessions = SessionService(
-            self.db, self.clock, GuildSettings.from_settings(settings), SeedSource(seed)
+            self.db,
+            self.clock,
+            GuildSettings.from_settings(settings),
+            SeedSource(seed),
+            guides=self.guides,
         )
         self.deadlines = DeadlineRunner(
             self.sessions,

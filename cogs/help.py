@@ -1,14 +1,15 @@
 """``/help``: what the bot does, the four games in a line each, how to start one, and a
 button per game that opens its rules privately.
 
-The answer is ephemeral (a help card should not fill the channel). Its buttons are
-DynamicItems (``help:rules:<game>``), so they work on a help card opened before a restart.
+Each game's line comes from its guide (``cogs/<game>/guide.py``, registered in
+``bot.guides`` when the game is loaded), in the catalog's order. The answer is ephemeral (a
+help card should not fill the channel). Its buttons are DynamicItems
+(``help:rules:<game>``), so they work on a help card opened before a restart.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -16,8 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import DiceBot
-from bot.i18n import N_, _, ngettext, number
+from bot.i18n import _, ngettext, number
 from bot.model.catalog import GAMES, game_title
+from bot.model.guide import GameGuide
 from bot.model.text import clip
 from bot.pictures import palette
 from bot.ui.answers import answer_for
@@ -25,61 +27,17 @@ from bot.ui.replies import Guarded
 from cogs.rules import send_rules
 from cogs.texts import command_text, option_word, start_hint
 
-
-@dataclass(frozen=True)
-class GameLine:
-    """A game in one line of ``/help``: how many play it, and what it is."""
-
-    fewest: int
-    most: int
-    line: str  # marked with N_, translated where shown
-
-
-GAME_LINES: dict[str, GameLine] = {
-    "knucklebones": GameLine(
-        2,
-        2,
-        N_(
-            "Roll a d6 and drop it into your 3×3 grid: matching dice multiply, and knock out "
-            "the same faces in your opponent's column."
-        ),
-    ),
-    "diceman": GameLine(
-        2,
-        2,
-        N_(
-            "Each round, pick two of four dice in secret, then the rolls fight it out in "
-            "priority order. 20 life each."
-        ),
-    ),
-    "weighted_dice": GameLine(
-        5,
-        12,
-        N_(
-            "The house hands two players a die each; everyone else bets on the higher roll. "
-            "First to 150 points wins, or play a short game."
-        ),
-    ),
-    "dimension_duel": GameLine(
-        2,
-        2,
-        N_(
-            "Tau against Kaon: rays and shields, a region to aim at or guard, and "
-            "once-per-game functions, chosen in secret."
-        ),
-    ),
-}
 RULES_TEMPLATE = r"help:rules:(?P<game>" + "|".join(GAMES) + ")"
 
 
-def players_text(entry: GameLine) -> str:
+def players_text(guide: GameGuide) -> str:
     """``2 players`` or ``5 to 12 players``."""
-    if entry.fewest == entry.most:
-        return ngettext("{count} player", "{count} players", entry.most).format(
-            count=number(entry.most)
+    if guide.fewest == guide.most:
+        return ngettext("{count} player", "{count} players", guide.most).format(
+            count=number(guide.most)
         )
     return _("{fewest} to {most} players").format(
-        fewest=number(entry.fewest), most=number(entry.most)
+        fewest=number(guide.fewest), most=number(guide.most)
     )
 
 
@@ -93,11 +51,10 @@ def help_embed(bot: DiceBot) -> discord.Embed:
         ),
         colour=discord.Colour(palette.EMBED_INFO),
     )
-    for game in GAMES:
-        entry = GAME_LINES[game]
+    for guide in bot.guides:
         embed.add_field(
-            name=f"{game_title(game)} · {players_text(entry)}",
-            value=f"{_(entry.line)} {start_hint(bot, game)}",
+            name=f"{game_title(guide.game)} · {players_text(guide)}",
+            value=f"{_(guide.line)} {start_hint(bot, guide.game)}",
             inline=False,
         )
     embed.add_field(
@@ -161,10 +118,10 @@ class RulesButton(
         await send_rules(client, interaction, self.game)
 
 
-def help_view() -> discord.ui.View:
+def help_view(bot: DiceBot) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for game in GAMES:
-        view.add_item(RulesButton(game))
+    for guide in bot.guides:
+        view.add_item(RulesButton(guide.game))
     return view
 
 
@@ -179,7 +136,7 @@ class Help(commands.Cog):
         name="help", description="What this bot does, its four games and how to start one."
     )
     async def show_help(self, interaction: discord.Interaction) -> None:
-        view = help_view()
+        view = help_view(self.bot)
         await answer_for(interaction).send(embed=help_embed(self.bot), view=view)
         # The buttons are DynamicItems dispatched by custom_id: nothing to keep in memory.
         view.stop()

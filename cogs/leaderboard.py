@@ -244,7 +244,7 @@ class Leaderboards(commands.Cog):
             provisional_games=settings.provisional_games,
         )
         with i18n.use(await public_language(self.bot, interaction.guild_id)):
-            embed = stats_embed(found, target.display_name)
+            embed = stats_embed(found, target.display_name, self.bot.guides)
         await answer_for(interaction).send(
             ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )

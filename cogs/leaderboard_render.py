@@ -1,5 +1,7 @@
 """How ``/leaderboard``, ``/stats`` and ``/history`` look: their embeds, from the read
-models of ``bot.ladder.standings``. Pure: no I/O, no database, no clock.
+models of ``bot.ladder.standings``. Pure: no I/O, no database, no clock. What ``/stats``
+says of one game beyond its record (the favourite pick's words, the average final score)
+comes from the game's guide (``bot.model.guide``).
 
 Players appear under the display name they last played under in this server (stored
 with their rating and with each game's seats), escaped: a mention would show as an
@@ -25,6 +27,7 @@ from bot.ladder.standings import (
     Standing,
 )
 from bot.model.catalog import game_title
+from bot.model.guide import GameGuide, GuideBook
 from bot.model.text import escape
 from bot.pictures import palette
 from cogs.texts import (
@@ -41,21 +44,6 @@ from cogs.texts import (
 COLOUR = discord.Colour(palette.EMBED_INFO)
 SCORE_LINE_LIMIT = 60
 
-DICEMAN_DICE = {
-    "magic": N_("Magic"),
-    "priority": N_("Priority"),
-    "sword": N_("Sword"),
-    "shield": N_("Shield"),
-}
-DUEL_FUNCTIONS = {
-    "bluff": N_("Bluff"),
-    "disruptor": N_("Disruptor"),
-    "delayed_attack": N_("Delayed Attack"),
-    "deflector": N_("Deflector"),
-    "intensifier": N_("Intensifier"),
-    "changer_self": N_("Particle Changer (self)"),
-    "changer_opponent": N_("Particle Changer (opponent)"),
-}
 OUTCOME_MARKS = {"win": "✅", "loss": "❌", "draw": "🤝"}
 # Translators: a player's result in one game, after its emoji (✅ Win).
 OUTCOME_WORDS = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Draw")}
@@ -102,19 +90,6 @@ def percent(value: float | None) -> str:
 
 def when(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
-
-
-def favourite_text(game: str, pick: str) -> str:
-    if game == "diceman":
-        order = list(DICEMAN_DICE)
-        dice = sorted(pick.split("+"), key=lambda d: order.index(d) if d in order else 9)
-        return " + ".join(
-            _(DICEMAN_DICE[die]) if die in DICEMAN_DICE else die.capitalize() for die in dice
-        )
-    if game == "dimension_duel":
-        name = DUEL_FUNCTIONS.get(pick)
-        return _(name) if name is not None else pick.replace("_", " ").capitalize()
-    return pick
 
 
 # -- /leaderboard ------------------------------------------------------------------------------
@@ -234,28 +209,30 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
 # -- /stats ------------------------------------------------------------------------------------
 
 
-FAVOURITE_HEADS = {"diceman": N_("Favourite dice"), "dimension_duel": N_("Favourite function")}
+# A game whose guide counts no picks (or is not loaded) words a favourite plainly.
 FAVOURITE_PICK = N_("Favourite pick")
 
 
-def favourite_line(stats: GameStats) -> str | None:
+def favourite_line(stats: GameStats, guide: GameGuide | None) -> str | None:
+    """The favourite pick as the game's guide words it ("Favourite dice: **Priority +
+    Sword** (2 rounds)")."""
     favourite = stats.favourite
     if favourite is None:
         return None
-    what = _(FAVOURITE_HEADS.get(stats.game, FAVOURITE_PICK))
-    if stats.game == "diceman":
-        uses = ngettext("{count} round", "{count} rounds", favourite.uses)
-    else:
+    picks = guide.picks if guide is not None else None
+    if picks is None:
+        what, pick = _(FAVOURITE_PICK), favourite.pick
         uses = ngettext("{count} turn", "{count} turns", favourite.uses)
+    else:
+        what, pick, uses = _(picks.head), picks.words(favourite.pick), picks.uses(favourite.uses)
     return _("{what}: **{pick}** ({uses})").format(
-        what=what,
-        pick=favourite_text(stats.game, favourite.pick),
-        uses=uses.format(count=number(favourite.uses)),
+        what=what, pick=pick, uses=uses.format(count=number(favourite.uses))
     )
 
 
-def game_stats_text(stats: GameStats) -> str:
-    """One game's field: this season's rating and rank, then the lifetime record."""
+def game_stats_text(stats: GameStats, guide: GameGuide | None) -> str:
+    """One game's field: this season's rating and rank, then the lifetime record, and the
+    lines its guide adds (the average final score, the favourite pick)."""
     s = stats.standing
     season = season_label(stats.season)
     record = stats.this_season
@@ -320,9 +297,10 @@ def game_stats_text(stats: GameStats) -> str:
                 record=record_text(s.ai_wins, s.ai_losses, s.ai_draws)
             )
         )
-    if stats.game == "knucklebones" and s.average_score is not None:
-        lines.append(_("Average final score: **{score}**").format(score=number(s.average_score, 1)))
-    favourite = favourite_line(stats)
+    average = guide.average_score if guide is not None else None
+    if average is not None and s.average_score is not None:
+        lines.append(_(average).format(score=number(s.average_score, 1)))
+    favourite = favourite_line(stats, guide)
     if favourite is not None:
         lines.append(favourite)
     return join_lines(lines, FIELD_LIMIT)
@@ -397,7 +375,7 @@ def game_link(link: str) -> str:
     return "[{label}]({link})".format(label=_("game"), link=link)
 
 
-def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+def stats_embed(stats: PlayerStats, name: str, guides: GuideBook) -> discord.Embed:
     embed = discord.Embed(
         title=clip_text(
             _("📊 {name} — stats in this server").format(name=escape(name, 100)), TITLE_LIMIT
@@ -415,9 +393,8 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         )
         return embed
     for game_stats in stats.games:
-        embed.add_field(
-            name=game_title(game_stats.game), value=game_stats_text(game_stats), inline=False
-        )
+        text = game_stats_text(game_stats, guides.get(game_stats.game))
+        embed.add_field(name=game_title(game_stats.game), value=text, inline=False)
     if stats.recent:
         lines = [recent_line(entry, stats.user_id) for entry in stats.recent]
         embed.add_field(

@@ -36,6 +36,18 @@ ROOT = Path(__file__).resolve().parents[1]
 # Which source files make up each area (first match wins). Host-facing texts (the CLI,
 # logs, start-up errors) are not player-facing and stay English.
 AREAS: dict[str, tuple[str, ...]] = {
+    # First, so that each game's guide (cogs/<game>/guide.py: what /help, /rules and /stats
+    # say of it) speaks in the guides' catalog, not in its game's.
+    "guides": (
+        "cogs/*/guide.py",
+        "cogs/leaderboard*.py",
+        "cogs/texts.py",
+        "cogs/odds/*.py",
+        "cogs/rules.py",
+        "cogs/help.py",
+        "bot/ladder/standings.py",
+        "bot/model/catalog.py",
+    ),
     "knucklebones": ("cogs/knucklebones/*.py", "game_core/knucklebones.py"),
     "weighted": ("cogs/weighted_dice/*.py", "game_core/weighted_dice.py"),
     # The duels' shared flow speaks in Diceman's catalog and their shared texts in Dimension
@@ -49,15 +61,6 @@ AREAS: dict[str, tuple[str, ...]] = {
         "game_core/dimension_duel.py",
     ),
     "diceman": ("cogs/diceman/*.py", "cogs/secret_duel/*.py", "game_core/diceman.py"),
-    "guides": (
-        "cogs/leaderboard*.py",
-        "cogs/texts.py",
-        "cogs/odds/*.py",
-        "cogs/rules.py",
-        "cogs/help.py",
-        "bot/ladder/standings.py",
-        "bot/model/catalog.py",
-    ),
     "admin": (
         "cogs/admin*.py",
         "cogs/meta.py",

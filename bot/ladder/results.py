@@ -45,7 +45,10 @@ async def record_result(
     result: GameResult,
     summary: dict[str, Any],
     now: float,
+    picks_key: str | None = None,
 ) -> int:
+    """Record a finished game. ``picks_key`` is the key of ``summary`` that holds each
+    seat's picks, as the game's guide says (``bot.model.guide.Picks``); None counts none."""
     vs_ai = any(seat.is_ai for seat in seats)
     humans = [seat for seat in seats if not seat.is_ai]
     season = None
@@ -95,7 +98,8 @@ async def record_result(
         )
     await stored.add_result_players(conn, players)
     await _update_ratings(conn, session, seats, result, vs_ai, now)
-    await _count_picks(conn, session, seats, summary)
+    if picks_key is not None:
+        await _count_picks(conn, session, seats, summary, picks_key)
     return result_id
 
 
@@ -242,20 +246,18 @@ def _final_score(result: GameResult, seat: int) -> int | None:
 
 # -- favourite picks --------------------------------------------------------------------------
 
-# The summary key holding each game's per-seat picks: Diceman's chosen dice pairs, one per
-# round, and Dimension Duel's functions, one per turn.
-PICK_KEYS: dict[str, str] = {"diceman": "choices", "dimension_duel": "functions"}
+# Where a game's summary keeps each seat's picks (Diceman's dice pairs, one per round;
+# Dimension Duel's functions, one per turn) is the game's to say: its guide's ``Picks.key``,
+# which the session service passes as ``picks_key``.
 
 
-def picks_of(game: str, summary: dict[str, Any], seat: int) -> list[str]:
-    """The picks one seat made during a game, as stable keys ("priority+sword", "deflector").
+def picks_of(key: str, summary: dict[str, Any], seat: int) -> list[str]:
+    """The picks one seat made during a game, as stable keys ("priority+sword", "deflector"),
+    from ``summary[key]``: a list in seat order or a dict by seat, of each seat's picks.
 
     The summary comes from a game's cog; anything not shaped as expected counts as no
     picks, because a stats nicety must never stop a finished game from being recorded.
     """
-    key = PICK_KEYS.get(game)
-    if key is None:
-        return []
     per_seat = summary.get(key)
     if isinstance(per_seat, dict):
         picks = per_seat.get(str(seat), per_seat.get(seat))  # type: ignore[call-overload]
@@ -284,13 +286,17 @@ def pick_key(pick: object) -> str | None:
 
 
 async def _count_picks(
-    conn: Connection, session: Session, seats: Sequence[Seat], summary: dict[str, Any]
+    conn: Connection,
+    session: Session,
+    seats: Sequence[Seat],
+    summary: dict[str, Any],
+    picks_key: str,
 ) -> None:
     picks: list[stored.PickUses] = []
     for seat in seats:
         if seat.is_ai:
             continue
-        counts = Counter(picks_of(session.game, summary, seat.seat))
+        counts = Counter(picks_of(picks_key, summary, seat.seat))
         picks.extend(
             stored.PickUses(session.guild_id, session.game, seat.user_id, pick, uses)
             for pick, uses in counts.items()

@@ -38,6 +38,7 @@ from bot.model.contract import (
     StepContext,
 )
 from bot.model.errors import FollowedUp, GameOver, SessionChanged, SessionNotFound, WrongMessage
+from bot.model.guide import GuideBook
 from bot.model.series import FOLLOW_UP_KEY
 from bot.play.guild_settings import GuildSettings, load_guild_settings, stored_guild_settings
 from bot.storage import Connection, Database
@@ -103,6 +104,7 @@ class SessionService:
         defaults: GuildSettings,
         seeds: SeedSource | None = None,
         instance: str | None = None,
+        guides: GuideBook | None = None,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -111,6 +113,9 @@ class SessionService:
         # Who this process is, in the leases it takes on deadlines and message repairs.
         self.instance = instance or instance_name()
         self.handlers: dict[str, GameHandler] = {}
+        # The games' guides, as the games register them (the bot's book): a finished game's
+        # picks are counted where its guide says its summary keeps them.
+        self.guides = guides if guides is not None else GuideBook()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._deadline_listeners: list[Callable[[float], None]] = []
         self._commit_listeners: list[Callable[[Outcome], None]] = []
@@ -409,7 +414,7 @@ class SessionService:
         )
         write = MoveWrite(previous, handler.step(ctx, action), actor_id, action, now)
         await self.db.write_move(conn, write)
-        return write, await _record_result(conn, write)
+        return write, await _record_result(conn, write, self.guides.picks_key(previous.game))
 
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""
@@ -472,9 +477,10 @@ class SessionService:
         await drop_claimed(self.db, deadline_id, owner=self.instance)
 
 
-async def _record_result(conn: Connection, write: MoveWrite) -> int | None:
-    """The result and ratings of a game the move ended, in the move's transaction; the
-    result's id (None for a move that ended nothing)."""
+async def _record_result(conn: Connection, write: MoveWrite, picks_key: str | None) -> int | None:
+    """The result and ratings of a game the move ended, in the move's transaction, and the
+    picks its summary keeps under ``picks_key``; the result's id (None for a move that ended
+    nothing)."""
     step = write.step
     if step.result is None:
         return None
@@ -486,6 +492,7 @@ async def _record_result(conn: Connection, write: MoveWrite) -> int | None:
         result=step.result,
         summary=step.summary,
         now=write.now,
+        picks_key=picks_key,
     )
 
 

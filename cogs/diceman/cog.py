@@ -16,6 +16,7 @@ from bot.app import DiceBot
 from bot.model.series import BEST_OF_HELP, BestOf
 from cogs.diceman.controls import COMPONENTS
 from cogs.diceman.game import DicemanGame
+from cogs.diceman.guide import GUIDE
 from cogs.secret_duel.commands import forfeit_game, start_challenge, start_vs_ai
 from cogs.secret_duel.handler import SecretDuelHandler
 
@@ -34,6 +35,7 @@ class Diceman(
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self.handler)
+        self.bot.guides.register(GUIDE)
         self.bot.register_components(*COMPONENTS)
 
     @app_commands.command(

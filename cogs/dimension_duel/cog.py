@@ -20,6 +20,7 @@ from bot.i18n import N_
 from bot.model.series import BEST_OF_HELP, BestOf
 from cogs.dimension_duel.controls import COMPONENTS
 from cogs.dimension_duel.game import DimensionDuelGame
+from cogs.dimension_duel.guide import GUIDE
 from cogs.secret_duel.commands import forfeit_game, start_challenge, start_vs_ai
 from cogs.secret_duel.handler import SecretDuelHandler
 from game_core import dimension_duel as dd
@@ -44,6 +45,7 @@ class DimensionDuel(
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self.handler)
+        self.bot.guides.register(GUIDE)
         self.bot.register_components(*COMPONENTS)
 
     @app_commands.command(

@@ -57,6 +57,7 @@ from bot.ui.challenges import (
 from bot.ui.rematch import finished_two_player
 from cogs.knucklebones import moves, render
 from cogs.knucklebones.controls import ColumnButton, board_view
+from cogs.knucklebones.guide import GUIDE
 from cogs.knucklebones.moves import AiLevel, FirstChoice, Table, first_seat_for, winner_of
 from game_core import knucklebones as kb
 from game_core.base import Event
@@ -104,6 +105,7 @@ class KnucklebonesCog(
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self)
+        self.bot.guides.register(GUIDE)
         self.bot.register_components(ColumnButton)
         # The board's sprites and fonts take ~0.5 s to draw the first time: do it now on
         # the picture thread, so no player's first move waits for it.

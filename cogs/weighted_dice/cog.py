@@ -74,6 +74,7 @@ from cogs.weighted_dice.controls import (
     submit_bet_modal,
     table_view,
 )
+from cogs.weighted_dice.guide import GUIDE
 from cogs.weighted_dice.moves import DiceSource, session_dice
 from cogs.weighted_dice.render import Rendered, invitation, lobby_embed, table_embed, table_picture
 from cogs.weighted_dice.state import (
@@ -138,6 +139,7 @@ class WeightedDice(
 
     async def cog_load(self) -> None:
         self.bot.sessions.register(self)
+        self.bot.guides.register(GUIDE)
         self.bot.register_components(*COMPONENTS)
         self.bot.register_modal(BET_MODAL_PATTERN, submit_bet_modal)
 

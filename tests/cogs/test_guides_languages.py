@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import discord
 import pytest
+from guides import every_guide, guide_of
 
 from bot import i18n
 from bot.ladder.seasons import Season
@@ -127,7 +128,7 @@ def test_a_leaderboard_in_spanish() -> None:
 
 def test_stats_and_history_in_spanish() -> None:
     with i18n.use("es"):
-        stats = stats_embed(player_stats(), "alicia")
+        stats = stats_embed(player_stats(), "alicia", every_guide())
         history = history_embed([entry(), entry("timeout"), entry(draw=True)], None, "alicia")
     assert stats.title == "📊 alicia — estadísticas en este servidor"
     shown = fields(stats)
@@ -151,8 +152,10 @@ def test_stats_and_history_in_spanish() -> None:
 
 def test_rules_in_spanish_name_the_spanish_commands() -> None:
     with i18n.use("es"):
-        card = rules_embed("weighted_dice", GuildSettings(), "Empieza una con `/weighted nueva`.")
-        knucklebones = rules_embed("knucklebones", GuildSettings(), "")
+        card = rules_embed(
+            guide_of("weighted_dice"), GuildSettings(), "Empieza una con `/weighted nueva`."
+        )
+        knucklebones = rules_embed(guide_of("knucklebones"), GuildSettings(), "")
     assert card.title == "📖 Weighted Dice — reglas"
     shown = fields(card)
     assert "eligió el anfitrión en `/weighted nueva`" in shown["Empates y final"]
@@ -232,9 +235,12 @@ def long_language(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
 
 def test_every_guide_card_fits_discord_in_a_long_language(long_language: str) -> None:
     hint = "Lance une partie avec `/knucklebones défier` ou `/knucklebones ia`."
-    embeds = [rules_embed(game, GuildSettings(), hint) for game in GAMES]
+    embeds = [rules_embed(guide_of(game), GuildSettings(), hint) for game in GAMES]
     embeds += [leaderboard_embed(board(game), hint) for game in GAMES]
-    embeds += [stats_embed(player_stats(), "x" * 32), history_embed([entry()] * 10, "diceman", "y")]
+    embeds += [
+        stats_embed(player_stats(), "x" * 32, every_guide()),
+        history_embed([entry()] * 10, "diceman", "y"),
+    ]
     embeds += [odds.weighted_pair_embed(4, 4), odds.weighted_die_embed(6)]
     embeds += [odds.weighted_grid_embed(), odds.diceman_embed()]
     for embed in embeds:

@@ -20,7 +20,9 @@ async def commit_unseen(
     db = database_for(bot.settings)
     await db.open()
     try:
-        service = SessionService(db, bot.clock, bot.sessions.defaults, SeedSource(5))
+        service = SessionService(
+            db, bot.clock, bot.sessions.defaults, SeedSource(5), guides=bot.guides
+        )
         for handler in bot.sessions.handlers.values():
             service.register(handler)
         return await service.act(session_id, actor_id, action)

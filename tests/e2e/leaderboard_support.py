@@ -91,6 +91,7 @@ async def finish_game(
             result=result,
             summary=summary if summary is not None else {"score_line": "3–1"},
             now=now,
+            picks_key=bot.guides.picks_key(game),
         )
 
 

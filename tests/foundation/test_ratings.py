@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from foundation_support import OpenAnother
+from guides import every_guide
 from openskill.models import PlackettLuce
 
 from bot.ladder.results import pick_key, picks_of
@@ -52,7 +53,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def service(db: Database, clock: ManualClock) -> SessionService:
-    sessions = SessionService(db, clock, GuildSettings(), SeedSource(3))
+    sessions = SessionService(db, clock, GuildSettings(), SeedSource(3), guides=every_guide())
     for game in ("knucklebones", "diceman", "weighted_dice", "dimension_duel"):
         sessions.register(ScriptedGame(game))
     return sessions
@@ -286,10 +287,10 @@ async def test_a_malformed_summary_never_blocks_recording(
     )
     assert outcome.result_id is not None
     assert await db.fetch_all("SELECT * FROM player_picks") == []
-    assert picks_of("diceman", {"choices": {"0": [["magic", "sword"], 5, None]}}, 0) == [
+    assert picks_of("choices", {"choices": {"0": [["magic", "sword"], 5, None]}}, 0) == [
         "magic+sword"
     ]
-    assert picks_of("dimension_duel", {"functions": [["bluff"]]}, 3) == []
+    assert picks_of("functions", {"functions": [["bluff"]]}, 3) == []
     assert pick_key(["Sword", " priority "]) == "priority+sword"
     assert pick_key("shield,magic") == "magic+shield"
     assert pick_key([]) is None and pick_key({"a": 1}) is None
