@@ -271,7 +271,8 @@ class Leaderboards(commands.Cog):
             user_id=None if user is None else user.id,
         )
         with i18n.use(await public_language(self.bot, interaction.guild_id)):
-            embed = history_embed(entries, game, None if user is None else user.display_name)
+            who = None if user is None else user.display_name
+            embed = history_embed(entries, game, who, self.bot.guides)
         await answer_for(interaction).send(
             ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -1,7 +1,7 @@
 """How ``/leaderboard``, ``/stats`` and ``/history`` look: their embeds, from the read
-models of ``bot.ladder.standings``. Pure: no I/O, no database, no clock. What ``/stats``
-says of one game beyond its record (the favourite pick's words, the average final score)
-comes from the game's guide (``bot.model.guide``).
+models of ``bot.ladder.standings``. Pure: no I/O, no database, no clock. What they say of
+one game beyond its record (the favourite pick's words, the average final score, a score
+line's leading word) comes from the game's guide (``bot.model.guide``).
 
 Players appear under the display name they last played under in this server (stored
 with their rating and with each game's seats), escaped: a mention would show as an
@@ -319,10 +319,10 @@ def opponents_text(entry: HistoryEntry, user_id: int) -> str:
 _TWO_SCORES = re.compile(r"(?P<prefix>[^0-9–-]*)(?P<a>-?[0-9]+)–(?P<b>-?[0-9]+)")
 
 
-def oriented_score_line(entry: HistoryEntry, first_seat: int) -> str | None:
+def oriented_score_line(entry: HistoryEntry, first_seat: int, guides: GuideBook) -> str | None:
     """A two-player score line ("38–43", "Life 20–4", stored in seat order) with
     ``first_seat``'s score first, so it reads in the order the sentence names the
-    players ("bob beat alice · 43–38")."""
+    players ("bob beat alice · 43–38"), its leading word in the reader's language."""
     line = entry.score_line
     if not line:
         return None
@@ -330,17 +330,17 @@ def oriented_score_line(entry: HistoryEntry, first_seat: int) -> str | None:
     if match is None or len(entry.players) != 2 or first_seat not in (0, 1):
         return line
     scores = (match["a"], match["b"])
-    return f"{score_prefix(match['prefix'])}{scores[first_seat]}–{scores[1 - first_seat]}"
+    prefix = score_prefix(match["prefix"], guides)
+    return f"{prefix}{scores[first_seat]}–{scores[1 - first_seat]}"
 
 
-# The words a stored score line may start with (stored in English: the duels' "Life 20–4",
-# "HP 12–0"), shown in the reader's language.
-SCORE_WORDS = {"Life": N_("Life"), "HP": N_("HP")}
-
-
-def score_prefix(prefix: str) -> str:
-    word = SCORE_WORDS.get(prefix.strip())
-    return prefix if word is None else prefix.replace(prefix.strip(), _(word))
+def score_prefix(prefix: str, guides: GuideBook) -> str:
+    """The word a stored score line starts with (stored in English: the duels' "Life 20–4",
+    "HP 12–0"), in the reader's language when a game's guide names it."""
+    word = prefix.strip()
+    if not word or all(guide.score_word != word for guide in guides):
+        return prefix
+    return prefix.replace(word, _(word))
 
 
 def outcome_text(outcome: str, reason: str) -> str:
@@ -355,12 +355,12 @@ def outcome_text(outcome: str, reason: str) -> str:
     return text
 
 
-def recent_line(entry: HistoryEntry, user_id: int) -> str:
+def recent_line(entry: HistoryEntry, user_id: int, guides: GuideBook) -> str:
     me = entry.player(user_id)
     outcome = outcome_text(me.outcome, entry.reason) if me is not None else "·"
     parts = [outcome, game_title(entry.game)]
     parts.append(opponents_text(entry, user_id))
-    score_line = oriented_score_line(entry, me.seat) if me is not None else entry.score_line
+    score_line = oriented_score_line(entry, me.seat, guides) if me is not None else entry.score_line
     if score_line:
         # A score line may hold names (Weighted Dice's top three): shown as written.
         parts.append(escape(score_line, SCORE_LINE_LIMIT))
@@ -396,7 +396,7 @@ def stats_embed(stats: PlayerStats, name: str, guides: GuideBook) -> discord.Emb
         text = game_stats_text(game_stats, guides.get(game_stats.game))
         embed.add_field(name=game_title(game_stats.game), value=text, inline=False)
     if stats.recent:
-        lines = [recent_line(entry, stats.user_id) for entry in stats.recent]
+        lines = [recent_line(entry, stats.user_id, guides) for entry in stats.recent]
         embed.add_field(
             name=ngettext("Last {count} result", "Last {count} results", len(lines)).format(
                 count=number(len(lines))
@@ -445,11 +445,13 @@ def players_text(entry: HistoryEntry) -> str:
     ).format(winners=", ".join(name(p) for p in winners), count=count)
 
 
-def history_line(entry: HistoryEntry) -> str:
+def history_line(entry: HistoryEntry, guides: GuideBook) -> str:
     parts = [f"**{game_title(entry.game)}**", players_text(entry)]
     named_first = min(entry.players, key=lambda p: (p.place, p.seat), default=None)
     score_line = (
-        entry.score_line if named_first is None else oriented_score_line(entry, named_first.seat)
+        entry.score_line
+        if named_first is None
+        else oriented_score_line(entry, named_first.seat, guides)
     )
     if score_line:
         parts.append(escape(score_line, SCORE_LINE_LIMIT))
@@ -473,10 +475,13 @@ def history_title(game: str | None, who: str | None) -> str:
     return clip_text(title, TITLE_LIMIT)
 
 
-def history_embed(entries: list[HistoryEntry], game: str | None, who: str | None) -> discord.Embed:
+def history_embed(
+    entries: list[HistoryEntry], game: str | None, who: str | None, guides: GuideBook
+) -> discord.Embed:
     embed = discord.Embed(title=history_title(game, who), colour=COLOUR)
     if not entries:
         embed.description = _("No finished games match in this server yet.")
     else:
-        embed.description = join_lines([history_line(e) for e in entries], DESCRIPTION_LIMIT)
+        lines = [history_line(e, guides) for e in entries]
+        embed.description = join_lines(lines, DESCRIPTION_LIMIT)
     return embed

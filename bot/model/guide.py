@@ -1,7 +1,8 @@
 """What the shared commands say about a game: its ``GameGuide``. ``/help``'s line (how many
 play it, what it is), ``/rules``' card and this server's timers, how ``/stats`` words a
-player's favourite pick and any extra line of theirs, and where a finished game's summary
-keeps each seat's picks (what the ladder counts for those favourites).
+player's favourite pick and any extra line of theirs (with ``/history``, a score line's
+leading word), and where a finished game's summary keeps each seat's picks (what the ladder
+counts for those favourites).
 
 Each game's package defines its guide (``cogs/<game>/guide.py``) and registers it with the
 runtime when the game is loaded, beside its handler; ``GuideBook`` is that registry, read
@@ -70,6 +71,10 @@ class GameGuide:
     picks: Picks | None = None  # None: nothing counted, /stats' plain wording
     # /stats' line of the average final score (``N_``, with ``{score}``); None: not shown.
     average_score: str | None = None
+    # The word its stored score lines start with (stored in English: "Life" of "Life 20–4"),
+    # marked with ``N_``: /stats and /history show any loaded game's word in the reader's
+    # language (a line of a game no longer loaded may start with it too).
+    score_word: str | None = None
 
 
 class GuideBook:

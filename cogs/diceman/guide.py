@@ -85,4 +85,6 @@ GUIDE = GameGuide(
     ),
     # "choices": the summary key DicemanGame.picks_key names (cogs/diceman/game.py).
     picks=Picks(key="choices", head=N_("Favourite dice"), uses=rounds, words=dice_words),
+    # DicemanGame.vitals_word: its score lines read "Life 12–9".
+    score_word=N_("Life"),
 )

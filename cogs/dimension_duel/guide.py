@@ -85,4 +85,6 @@ GUIDE = GameGuide(
     # "functions": the summary key DimensionDuelGame.picks_key names
     # (cogs/dimension_duel/game.py).
     picks=Picks(key="functions", head=N_("Favourite function"), uses=turns, words=function_words),
+    # DimensionDuelGame.vitals_word: its score lines read "HP 52–0".
+    score_word=N_("HP"),
 )

@@ -1,6 +1,7 @@
 """Each game's guide (``cogs/<game>/guide.py``) against what it describes: every game of the
 catalog has one, a bot registers them in the catalog's order, the summary key its picks are
-counted from is the one its moves write, and its timers name real server settings."""
+counted from and the word its score lines start with are the ones its moves write, and its
+timers name real server settings."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def test_picks_are_counted_under_the_key_the_duels_write_them() -> None:
     assert book.picks_key("dimension_duel") == DimensionDuelGame.picks_key
     assert book.picks_key("knucklebones") is None and book.picks_key("weighted_dice") is None
     assert GuideBook().picks_key("diceman") is None  # not loaded: nothing counted
+
+
+def test_the_score_word_is_the_one_the_duels_store() -> None:
+    assert guide_of("diceman").score_word == DicemanGame.vitals_word
+    assert guide_of("dimension_duel").score_word == DimensionDuelGame.vitals_word
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -129,7 +129,9 @@ def test_a_leaderboard_in_spanish() -> None:
 def test_stats_and_history_in_spanish() -> None:
     with i18n.use("es"):
         stats = stats_embed(player_stats(), "alicia", every_guide())
-        history = history_embed([entry(), entry("timeout"), entry(draw=True)], None, "alicia")
+        history = history_embed(
+            [entry(), entry("timeout"), entry(draw=True)], None, "alicia", every_guide()
+        )
     assert stats.title == "📊 alicia — estadísticas en este servidor"
     shown = fields(stats)
     assert (
@@ -239,7 +241,7 @@ def test_every_guide_card_fits_discord_in_a_long_language(long_language: str) ->
     embeds += [leaderboard_embed(board(game), hint) for game in GAMES]
     embeds += [
         stats_embed(player_stats(), "x" * 32, every_guide()),
-        history_embed([entry()] * 10, "diceman", "y"),
+        history_embed([entry()] * 10, "diceman", "y", every_guide()),
     ]
     embeds += [odds.weighted_pair_embed(4, 4), odds.weighted_die_embed(6)]
     embeds += [odds.weighted_grid_embed(), odds.diceman_embed()]
