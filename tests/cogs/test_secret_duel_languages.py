@@ -97,7 +97,7 @@ def test_the_public_message_in_spanish() -> None:
     assert fields["content"] == "**Diceman**: <@11> contra <@22>"
     assert embed.title == "🎲 Diceman — Ronda 1"
     assert "Ronda 1 de 30 como máximo." in embed.description
-    assert "Esperando la elección de Alice y Bob." in embed.description
+    assert "Esperando a Alice y Bob: falta fijar su elección." in embed.description
     assert [f.value.splitlines()[-1] for f in embed.fields[:2]] == ["⏳ Eligiendo…"] * 2
     assert embed.fields[2].name == "⏱️ Tiempo restante"
     assert " por ronda; quien no llegue a tiempo pierde por abandono)" in embed.fields[2].value

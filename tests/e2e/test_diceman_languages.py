@@ -44,7 +44,7 @@ async def test_a_whole_game_in_spanish_with_a_french_player(
     text = board.text()
     assert "🎲 Diceman — Ronda 1" in text
     assert "Ronda 1 de 30 como máximo." in text
-    assert "Esperando la elección de Alicia y Benoît." in text
+    assert "Esperando a Alicia y Benoît: falta fijar su elección." in text
     assert "⏳ Eligiendo…" in text
     assert "por ronda; quien no llegue a tiempo pierde por abandono" in text
     assert "Usa /diceman rendirse para rendirte." in text
@@ -68,7 +68,7 @@ async def test_a_whole_game_in_spanish_with_a_french_player(
     note = await diceman_lock(alice, alice_dm, ALICE_PICK)
     assert "Fijado — Diceman, ronda 1" in note and "Tu elección:" in note
     await duel.wait_text("🔒 Fijado")
-    assert "Esperando la elección de Benoît." in board.text()
+    assert "Esperando a Benoît: falta fijar su elección." in board.text()
     refused = await alice.click(board, "Haz tu jugada")
     assert refused.ephemeral
     assert "Ya fijaste tu elección para esta ronda, y es definitiva." in refused.text()

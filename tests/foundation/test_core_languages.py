@@ -169,7 +169,7 @@ def test_challenges_and_rematches_in_spanish() -> None:
 def test_match_play_lines_in_spanish_and_french() -> None:
     match = Series(players=(ANN, BO), best_of=3, game=2, match_wins=(1, 0))
     with i18n.use("es"):
-        assert running_line(match, NAMES) == "🏅 Al mejor de 3, partida 2: Ann gana 1–0."
+        assert running_line(match, NAMES) == "🏅 Al mejor de 3, partida 2: Ann va ganando 1–0."
         assert finished_line(match, BO, NAMES) == (
             "🏅 Al mejor de 3, tras la partida 2: empate a 1–1."
         )
@@ -181,9 +181,9 @@ def test_match_play_lines_in_spanish_and_french() -> None:
         )
     chain = Series(players=(ANN, BO), rematches=2, chain_wins=(2, 1), chain_draws=2)
     with i18n.use("fr"):
-        assert running_line(chain, NAMES) == "🔁 Revanche. Revanches : Ann mène 2–1 (2 égalités)."
+        assert running_line(chain, NAMES) == "🔁 Revanche. Face-à-face : Ann mène 2–1 (2 égalités)."
         assert finished_line(match, ANN, NAMES) == (
-            "🏅 **Ann remporte la série**, 2–0 (au meilleur des 3 parties)."
+            "🏅 **Ann remporte le match**, 2–0 (au meilleur des 3 parties)."
         )
 
 
