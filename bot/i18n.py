@@ -151,14 +151,26 @@ def catalog_files(language: str) -> list[Path]:
 
 
 def read_catalog(language: str) -> Catalog:
-    """Every message of ``language``, its area files merged (Babel's own catalog type)."""
-    merged = Catalog(locale=LANGUAGES[language].babel_locale, domain=DOMAIN)
+    """Every message of ``language``, its area files merged (Babel's own catalog type),
+    counted by the plural rule the files declare (their ``Plural-Forms`` header)."""
+    locale = LANGUAGES[language].babel_locale
+    merged = Catalog(locale=locale, domain=DOMAIN)
+    declared: dict[str, list[str]] = {}
     for path in catalog_files(language):
         with path.open("rb") as handle:
-            part = read_po(handle, locale=LANGUAGES[language].babel_locale)
+            part = read_po(handle, locale=locale)
+        declared.setdefault(part.plural_forms, []).append(path.name)
         for message in part:
             if message.id and message.string and not message.fuzzy:
                 merged[message.id] = message
+    if len(declared) > 1:
+        raise ValueError(f"{language}'s catalogs declare different plural rules: {declared}")
+    if declared:
+        # The translations hold as many forms as their own header says. A new catalog takes
+        # its rule from the installed Babel's CLDR data instead, which can have another count
+        # (Babel 2.19 gives Spanish and French a third form, for millions): a form the files
+        # lack would then come out in English.
+        merged.mime_headers = [("Plural-Forms", next(iter(declared)))]
     return merged
 
 

@@ -295,6 +295,14 @@ def update(areas: Iterable[str] | None = None) -> None:
                     project="dicebot",
                     version="1",
                 )
+                siblings = [po_path(language, other) for other in AREAS]
+                declared = [sibling for sibling in siblings if sibling.exists()]
+                if declared:
+                    # A new area counts plurals as its language's other files declare, not
+                    # as the installed Babel would (Babel 2.19 adds a form for millions to
+                    # Spanish, French and Portuguese); bot/i18n.py refuses files that differ.
+                    rule = read(declared[0], language).plural_forms
+                    catalog.mime_headers = [("Plural-Forms", rule)]
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
             catalog.obsolete.clear()
             for message in catalog:
