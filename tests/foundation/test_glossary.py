@@ -24,8 +24,8 @@ REQUIRED_TERMS = (
     "lock_in",
     "forfeit",
     "rematch",
-    "match",
-    "series",
+    "series",  # a best-of set of games (the "match")
+    "head_to_head",  # a rematch chain's running score (the "series")
     "streak",
     "season",
     "round",
