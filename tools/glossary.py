@@ -74,12 +74,9 @@ class Glossary:
     regional: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     def languages(self) -> list[str]:
-        """Every language some term names, English first, in the order they appear."""
-        seen: dict[str, None] = {}
-        for term in self.terms:
-            for language in term.entries:
-                seen.setdefault(language, None)
-        return sorted(seen, key=lambda code: (code != ENGLISH, list(seen).index(code)))
+        """Every language some term names: English first, then by code."""
+        seen = {language for term in self.terms for language in term.entries}
+        return sorted(seen, key=lambda code: (code != ENGLISH, code))
 
 
 def load(path: Path = GLOSSARY) -> Glossary:
