@@ -1,6 +1,7 @@
 """What the shared commands say about Diceman: ``/help``'s line, ``/rules``' card and this
-server's round timer, and how ``/stats`` words a player's favourite pair of dice (counted
-from the ``choices`` each seat made, one pair per round, in a finished game's summary)."""
+server's round timer, how ``/stats`` words a player's favourite pair of dice (counted from
+the ``choices`` each seat made, one pair per round, in a finished game's summary), and the
+word its score lines start with ("Life 12–9")."""
 
 from __future__ import annotations
 

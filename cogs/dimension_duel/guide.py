@@ -1,6 +1,7 @@
 """What the shared commands say about Dimension Duel: ``/help``'s line, ``/rules``' card and
-this server's round timer, and how ``/stats`` words a player's favourite function (counted
-from the ``functions`` each seat played, per turn, in a finished game's summary)."""
+this server's round timer, how ``/stats`` words a player's favourite function (counted from
+the ``functions`` each seat played, per turn, in a finished game's summary), and the word its
+score lines start with ("HP 52–0")."""
 
 from __future__ import annotations
 
