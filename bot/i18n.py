@@ -60,6 +60,7 @@ LANGUAGES: dict[str, Language] = {
     "en": Language("en", "English", ("en-US", "en-GB"), "en_US"),
     "es": Language("es", "Español", ("es-ES", "es-419"), "es_ES"),
     "fr": Language("fr", "Français", ("fr",), "fr_FR"),
+    "de": Language("de", "Deutsch", ("de",), "de_DE"),
 }
 SHIPPED = tuple(LANGUAGES)
 TRANSLATED = tuple(code for code in SHIPPED if code != ENGLISH)
