@@ -43,7 +43,7 @@ from bot.ui.replies import DM_CLOSED, InvalidOption, report_error
 log = logging.getLogger(__name__)
 
 STALE_CONTROL = N_(
-    "This control is no longer active (the game it belonged to has ended or moved on). "
+    "This button or menu is no longer active (the game it belonged to has ended or moved on). "
     "Start a new game with a slash command, or use the buttons on the latest message."
 )
 

@@ -28,6 +28,7 @@ from bot.ladder.seasons import NAME_LIMIT as SEASON_NAME_LIMIT
 from bot.ladder.seasons import clean_name, closed_seasons, current_season
 from bot.ladder.standings import leaderboard_page
 from bot.model.catalog import GAME_TITLES, GAMES, game_title
+from bot.model.contract import STOPPED_BY_ADMIN
 from bot.model.errors import GameOver, UserError
 from bot.model.text import escape
 from bot.play.guild_settings import change_guild_settings
@@ -49,10 +50,8 @@ from cogs.admin_render import (
 )
 from cogs.texts import GAME_CHOICES
 
-# Stored with the cancelled game's events in English; the game's message translates it.
-# Translators: why a game ended, shown inside the game's message
-# ("This game was stopped by an admin").
-CANCEL_REASON = N_("stopped by an admin")
+# Stored with the cancelled game's events; each game's message tells it in a sentence of its own.
+CANCEL_REASON = STOPPED_BY_ADMIN
 FOLLOW_SERVER = "server"
 # Each language by its own name, as its speakers look for it in a list.
 LANGUAGE_CHOICES = [
@@ -248,7 +247,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                 for field, value in changes.items()
             ]
         )
-        note = _("✅ Saved: {changes}.").format(changes=changed)
+        # A heading and a list of "setting → value" items: no sentence to agree with.
+        note = _("✅ Saved:") + f" {changed}."
         await answer_for(interaction).send(
             embed=settings_embed(current, defaults, note), ephemeral=True
         )

@@ -20,7 +20,7 @@ from bot.model.text import escape
 from bot.pictures import palette
 from bot.play.guild_settings import GuildSettings, setting_bounds
 from bot.ui.permissions import invite_url, missing_permissions
-from cogs.texts import FIELD_LIMIT, join_lines, option_word, player_name
+from cogs.texts import FIELD_LIMIT, command_text, join_lines, option_word, player_name
 
 # The settings /dicebot settings changes: option name -> (GuildSettings field, label).
 # The labels are marked here and translated where shown (``_(label)``).
@@ -187,21 +187,21 @@ def season_dates(season: Season) -> str:
     return f"{start} – <t:{int(season.ended_at)}:D>"
 
 
-def players_text(count: int) -> str:
-    return ngettext("{count} player", "{count} players", count).format(count=number(count))
-
-
 def confirmation_text(plan: list[tuple[Season, int]], new_name: str, expires_in: int) -> str:
     """The question ``/dicebot season new`` asks before anything changes."""
     lines = [_("⚠️ **Close the current season and start a new one?**")]
     for season, players in plan:
         # Translators: one game's season that closes, its players, and the season that follows.
-        line = _("• **{game}**: {season} ({players}) → **{new_season}**")
+        line = ngettext(
+            "• **{game}**: {season} ({count} player) → **{new_season}**",
+            "• **{game}**: {season} ({count} players) → **{new_season}**",
+            players,
+        )
         lines.append(
             line.format(
                 game=game_title(season.game),
                 season=season_text(season),
-                players=players_text(players),
+                count=number(players),
                 new_season=season_label(season.number + 1, new_name),
             )
         )
@@ -234,13 +234,17 @@ def closed_text(closed: list[ClosedSeason]) -> str:
             "number": done.closed.number,
         }
         if done.players:
-            # Translators: {players} is "3 players"; {game} and {number} fill the
-            # /leaderboard options game and season.
-            line = _(
-                "• **{game}**: {closed} closed with {players} (final standings: "
-                "`/leaderboard game:{game} season:{number}`); **{started}** has begun."
+            # Translators: {leaderboard} is the /leaderboard command, to run with the game
+            # {game} and the season {number} picked.
+            line = ngettext(
+                "• **{game}**: {closed} closed with {count} player (final standings: "
+                "{leaderboard}, season **{number}**); **{started}** has begun.",
+                "• **{game}**: {closed} closed with {count} players (final standings: "
+                "{leaderboard}, season **{number}**); **{started}** has begun.",
+                done.players,
             )
-            fields["players"] = players_text(done.players)
+            fields["count"] = number(done.players)
+            fields["leaderboard"] = command_text("leaderboard")
         else:
             line = _(
                 "• **{game}**: {closed} closed without games between players; **{started}** "
@@ -274,12 +278,21 @@ def seasons_embed(games: list[GameSeasons]) -> discord.Embed:
     embed = discord.Embed(title=_("🗓️ Seasons in this server"), colour=palette.EMBED_INFO)
     for found in games:
         current = found.current
-        # Translators: the season running now, since when, and "3 players".
-        now_line = _("Now: **{season}**, {dates} · {players}").format(
-            season=season_text(current),
-            dates=season_dates(current),
-            players=players_text(found.players),
-        )
+        if current.started_at is None:
+            # Translators: the season running now, which nobody has played yet.
+            now_line = _("Now: **{season}**, no games yet.").format(season=season_text(current))
+        else:
+            # Translators: the season running now, since when ({date}: a date Discord shows
+            # in the reader's own format), and how many players it has.
+            now_line = ngettext(
+                "Now: **{season}**, since {date} · {count} player",
+                "Now: **{season}**, since {date} · {count} players",
+                found.players,
+            ).format(
+                season=season_text(current),
+                date=f"<t:{int(current.started_at)}:D>",
+                count=number(found.players),
+            )
         lines = [now_line]
         for season, board in found.closed:
             if board.rows:

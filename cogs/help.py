@@ -61,7 +61,7 @@ def help_embed(bot: DiceBot) -> discord.Embed:
         name=_("How to start"),
         value=_(
             "Run a game's command in a channel: challenge someone (they get **Accept** / "
-            "**Decline**; add `{best_of}: 3` or `5` for a match), or play me right away. A "
+            "**Decline**; add `{best_of}: 3` or `5` for a series), or play me right away. A "
             "finished game has a **Rematch** button. Run {check} once to see whether I can "
             "post in the channel and DM you."
         ).format(

@@ -131,17 +131,20 @@ def leaderboard_view(board: LeaderboardPage) -> discord.ui.View | None:
     return view
 
 
-async def seasons_known(bot: DiceBot, guild_id: int, game: str) -> str:
-    """Which seasons of ``game`` exist here, for a refusal."""
+async def no_such_season(bot: DiceBot, guild_id: int, game: str, asked: int) -> str:
+    """The refusal of a season ``asked`` that ``game`` does not have here: which seasons
+    exist."""
     current = await current_season(bot.db, guild_id, game)
     closed = await closed_seasons(bot.db, guild_id, game, limit=1)
     if not closed:
-        return _("{game} has only season {number} here, the one running").format(
-            game=game_title(game), number=number(current.number)
-        )
+        return _(
+            "There is no season {asked}: {game} has only season {number} here, the one running."
+        ).format(asked=number(asked), game=game_title(game), number=number(current.number))
     return _(
-        "{game} seasons here run up to {number}, the one running ({command} shows them all)"
+        "There is no season {asked}: {game} seasons here run up to {number}, the one running "
+        "({command} shows them all)."
     ).format(
+        asked=number(asked),
         game=game_title(game),
         number=number(current.number),
         command=command_text("dicebot", "season", "list"),
@@ -161,13 +164,7 @@ async def leaderboard_fields(
     if season_number is not None:
         season = await find_season(bot.db, guild_id, game, season_number)
         if season is None:
-            known = await seasons_known(bot, guild_id, game)
-            # Translators: {known} says which seasons exist ("Diceman has only season 1 here…").
-            raise UserError(
-                _("There is no season {number}: {known}.").format(
-                    number=number(season_number), known=known
-                )
-            )
+            raise UserError(await no_such_season(bot, guild_id, game, season_number))
     board = await leaderboard_page(
         bot.db,
         guild_id,

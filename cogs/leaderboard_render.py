@@ -18,7 +18,6 @@ from bot.i18n import N_, _, ngettext, number
 from bot.i18n import percent as percent_text
 from bot.ladder.seasons import Season
 from bot.ladder.standings import (
-    SORT_LABELS,
     GameStats,
     HistoryEntry,
     HistoryPlayer,
@@ -60,11 +59,6 @@ def rating_text(standing: Standing) -> str:
 
 def record_text(wins: int, losses: int, draws: int) -> str:
     return f"{number(wins)}/{number(losses)}/{number(draws)}"
-
-
-def record_heading() -> str:
-    # Translators: the initials of Wins/Losses/Draws above a record such as 3/1/0.
-    return _("W/L/D")
 
 
 def rating_note() -> str:
@@ -133,9 +127,9 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
         )
     elif board.empty:
         lines.append(
-            _("No finished {game} games between players this season yet. {hint}").format(
-                game=title, hint=hint
-            )
+            _("No finished {game} games between players this season yet.").format(game=title)
+            + " "
+            + hint
         )
     elif board.ranked_total == 0:
         lines.append(
@@ -148,11 +142,9 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
             ).format(count=number(board.minimum_games), game=title)
         )
     else:
-        # Translators: the column heads of a leaderboard; {record} is W/L/D.
-        lines.append(
-            "`#` "
-            + _("Player · Rating · {record} · Games · Streak").format(record=record_heading())
-        )
+        # Translators: the column heads of a leaderboard; W/L/D are the initials of
+        # Wins/Losses/Draws above a record such as 3/1/0.
+        lines.append("`#` " + _("Player · Rating · W/L/D · Games · Streak"))
         for entry in board.rows:
             s = entry.standing
             lines.append(
@@ -188,25 +180,27 @@ def leaderboard_embed(board: LeaderboardPage, hint: str) -> discord.Embed:
             inline=False,
         )
     if not board.empty:
-        embed.set_footer(
-            text=clip_text(
-                _(
-                    "Sorted by {sort} · page {page}/{pages} · {ranked} ranked · {rating_note} · "
-                    "games against the AI are not ranked"
-                ).format(
-                    sort=_(SORT_LABELS[board.sort]),
-                    page=number(board.page),
-                    pages=number(board.pages),
-                    ranked=number(board.ranked_total),
-                    rating_note=rating_note(),
-                ),
-                FOOTER_LIMIT,
-            )
-        )
+        # Short notes, each its own text, in a row.
+        notes = [
+            _(SORTED_BY.get(board.sort, SORTED_BY["rating"])),
+            _("page {page}/{pages}").format(page=number(board.page), pages=number(board.pages)),
+            _("{ranked} ranked").format(ranked=number(board.ranked_total)),
+            rating_note(),
+            _("games against the AI are not ranked"),
+        ]
+        embed.set_footer(text=clip_text(" · ".join(notes), FOOTER_LIMIT))
     return embed
 
 
 # -- /stats ------------------------------------------------------------------------------------
+
+
+# How a leaderboard is sorted (its ``sort`` option), as its footer says it.
+SORTED_BY = {
+    "rating": N_("Sorted by rating"),
+    "wins": N_("Sorted by wins"),
+    "win_rate": N_("Sorted by win rate"),
+}
 
 
 # A game whose guide counts no picks (or is not loaded) words a favourite plainly.
@@ -259,15 +253,15 @@ def game_stats_text(stats: GameStats, guide: GameGuide | None) -> str:
         )
     else:
         lines.append(
+            # Translators: W/L/D are the initials of Wins/Losses/Draws before a record such
+            # as 3/1/0.
             _(
-                "{season}: rating **{rating}** · rank **#{rank}** of {ranked} · "
-                "{record_heading} {record}"
+                "{season}: rating **{rating}** · rank **#{rank}** of {ranked} · W/L/D {record}"
             ).format(
                 season=season,
                 rating=number(record.ordinal, 1),
                 rank=number(stats.rank),
                 ranked=number(stats.ranked_total),
-                record_heading=record_heading(),
                 record=record_text(record.wins, record.losses, record.draws),
             )
         )
@@ -276,11 +270,10 @@ def game_stats_text(stats: GameStats, guide: GameGuide | None) -> str:
     else:
         lines.append(
             ngettext(
-                "All time: {record_heading} **{record}** · win rate **{rate}** · {count} game",
-                "All time: {record_heading} **{record}** · win rate **{rate}** · {count} games",
+                "All time: W/L/D **{record}** · win rate **{rate}** · {count} game",
+                "All time: W/L/D **{record}** · win rate **{rate}** · {count} games",
                 s.games,
             ).format(
-                record_heading=record_heading(),
                 record=record_text(s.wins, s.losses, s.draws),
                 rate=percent(s.win_rate),
                 count=number(s.games),

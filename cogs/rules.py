@@ -50,7 +50,11 @@ def rules_embed(guide: GameGuide, settings: GuildSettings | None, hint: str) -> 
     )
     for name, text in card.sections:
         embed.add_field(name=_(name), value=card_text(text, guide), inline=False)
-    embed.add_field(name=_("House decisions"), value=card_text(card.house, guide), inline=False)
+    # Translators: the heading of the rules this bot adds to a game's card (where the card
+    # is unclear, the default modes, the timers); not Weighted Dice's house.
+    embed.add_field(
+        name=_("How it's played here"), value=card_text(card.house, guide), inline=False
+    )
     if settings is not None:
         embed.add_field(name=_("On this server"), value=timers_text(guide, settings), inline=False)
     embed.set_footer(text=hint.replace("`", ""))

@@ -581,7 +581,9 @@ def apply(
 
     if isinstance(action, Roll):
         if new.mode != "classic":
-            raise IllegalMove("In tactical mode you choose your device, region and function.")
+            raise IllegalMove(
+                "In tactical mode you choose your ray or shield, your region and your function."
+            )
     elif isinstance(action, Choose):
         if new.mode != "tactical":
             raise IllegalMove("In classic mode the dice choose for you: press Roll.")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from bot.i18n import N_, _
+from bot.i18n import _
 from game_core.base import Event, GameResult
 
 SessionStatus = Literal["pending", "active", "finished", "cancelled"]
@@ -156,32 +156,68 @@ class FollowUp:
     previous: Outcome
 
 
-# Why the bot itself ended a game (``SessionService.cancel``'s stored reason, in English;
-# shown translated by ``cancel_reason``). Each completes "This game was …".
-# Translators: completes "This Knucklebones game was …; no result counts."
-CHANNEL_DELETED = N_("ended because its channel was deleted")
-# Translators: completes "This Knucklebones game was …; no result counts."
-MESSAGE_REFUSED = N_("ended because its message could not be posted here")
+# Why a game was stopped without a result: stored in English with its "cancelled" event
+# (``SessionService.cancel``'s reason), never shown as it is. Each place that tells it has
+# a whole sentence for each cause (a fragment slotted into another sentence cannot agree
+# with it in every language), chosen by ``stop_cause``.
+STOPPED_BY_ADMIN = "stopped by an admin"
+CHANNEL_DELETED = "ended because its channel was deleted"
+MESSAGE_REFUSED = "ended because its message could not be posted here"
+STOP_CAUSES = (STOPPED_BY_ADMIN, CHANNEL_DELETED, MESSAGE_REFUSED)
 
 
-def cancel_reason(events: list[Event]) -> str | None:
-    """Why ``SessionService.cancel`` ended a game (e.g. "stopped by an admin"), if these
-    events say it did, in the current language: game messages show it instead of a bare
-    "stopped". The reason is stored in English (marked with ``N_`` where it is given)."""
+def stop_cause(events: list[Event]) -> str | None:
+    """Why ``SessionService.cancel`` ended a game, if these events say it did: the stored
+    reason, one of ``STOP_CAUSES`` (or another a game stores, such as Weighted Dice's
+    "ended by <user id>"), None when the events do not tell."""
     for event in events:
         if event.get("type") == "cancelled" and isinstance(event.get("reason"), str):
-            return _(str(event["reason"]))
+            return str(event["reason"])
     return None
 
 
-def stopped_text(reason: str | None) -> str:
-    """What a stopped game's picture says in its alt text instead of whose turn it is:
-    one sentence, with ``reason`` (from ``cancel_reason``, already translated) when known."""
-    if reason is None:
-        return _("The game was stopped; no result counts.")
-    # Translators: a stopped game's picture, read aloud in place of whose turn it is;
-    # {reason} is why, e.g. "stopped by an admin".
-    return _("The game was {reason}; no result counts.").format(reason=reason)
+def stopped_text(cause: str | None) -> str:
+    """What a stopped game's picture says in its alt text instead of whose turn it is, and
+    the line its message shows: one sentence for ``cause`` (from ``stop_cause``)."""
+    if cause == STOPPED_BY_ADMIN:
+        return _("The game was stopped by an admin; no result counts.")
+    if cause == CHANNEL_DELETED:
+        return _("The game ended because its channel was deleted; no result counts.")
+    if cause == MESSAGE_REFUSED:
+        return _("The game ended because its message could not be posted here; no result counts.")
+    return _("The game was stopped; no result counts.")
+
+
+def stopped_challenge_text(cause: str | None, *, rematch: bool) -> str:
+    """A challenge (or a rematch) closed by ``cause`` before its game began, as a template
+    of ``{game}`` (its title), ``{challenger}`` and ``{opponent}``."""
+    if cause == STOPPED_BY_ADMIN:
+        if rematch:
+            return _("An admin stopped the {game} rematch from {challenger} to {opponent}.")
+        return _("An admin stopped the {game} challenge from {challenger} to {opponent}.")
+    if cause == CHANNEL_DELETED:
+        if rematch:
+            return _(
+                "The {game} rematch from {challenger} to {opponent} ended because its channel "
+                "was deleted."
+            )
+        return _(
+            "The {game} challenge from {challenger} to {opponent} ended because its channel "
+            "was deleted."
+        )
+    if cause == MESSAGE_REFUSED:
+        if rematch:
+            return _(
+                "The {game} rematch from {challenger} to {opponent} ended because its message "
+                "could not be posted here."
+            )
+        return _(
+            "The {game} challenge from {challenger} to {opponent} ended because its message "
+            "could not be posted here."
+        )
+    if rematch:
+        return _("The {game} rematch from {challenger} to {opponent} was closed.")
+    return _("The {game} challenge from {challenger} to {opponent} was closed.")
 
 
 @dataclass(frozen=True)

@@ -111,5 +111,5 @@ class FollowedUp(UserError):
     table): ``session_id`` is that one."""
 
     def __init__(self, session_id: int) -> None:
-        super().__init__(_("That game has already been followed up."))
+        super().__init__(_("That game already has its rematch or its next game."))
         self.session_id = session_id

@@ -30,9 +30,10 @@ from bot.model.text import escape
 SERIES_KEY = "series"
 FOLLOW_UP_KEY = "follow_up"
 BEST_OF_CHOICES = (1, 3, 5)
-# The ``best_of`` option of every challenge command: one game, or a match.
+# The ``best_of`` option of every challenge command: one game, or a series (what the code
+# calls a match: ``is_match``, ``match_wins``).
 BestOf = Literal[1, 3, 5]
-BEST_OF_HELP = "One game (default), or a match: best of 3 or best of 5."
+BEST_OF_HELP = "One game (default), or a series: best of 3 or best of 5."
 
 
 class Series(BaseModel):
@@ -188,47 +189,65 @@ def rematch_after(series: Series, winner: int | None, previous: int) -> Series:
 
 
 # -- texts (names escaped here; ``names`` maps user ids to display names as written) ------
+#
+# Players read a best of 3 or 5 as a **series** and the running score of the games two
+# players played against each other, rematch after rematch, as their **head-to-head**. Each
+# line below is one whole sentence of the catalogs, chosen for the case (level or who
+# leads, draws or none), never a score phrase slotted into another sentence.
 
 
 def _score(high: int, low: int) -> str:
     return f"{number(high)}–{number(low)}"
 
 
-def _lead(wins: tuple[int, int], players: tuple[int, int], names: Mapping[int, str]) -> str:
-    if wins[0] == wins[1]:
-        # Translators: a match or series score between two players, as in "after game 2:
-        # level at 1–1".
-        return _("level at {score}").format(score=_score(wins[0], wins[1]))
+def _leader(wins: tuple[int, int], players: tuple[int, int], names: Mapping[int, str]) -> str:
     leader = 0 if wins[0] > wins[1] else 1
-    name = escape(names.get(players[leader], "?"))
-    # Translators: a match or series score, as in "after game 2: Ann leads 2–0".
-    return _("{name} leads {score}").format(name=name, score=_score(wins[leader], wins[1 - leader]))
+    return escape(names.get(players[leader], "?"))
 
 
 def _chain_text(wins: tuple[int, int], draws: int, series: Series, names: Mapping[int, str]) -> str:
-    """The rematch chain's score: games won by each ("Series") or, for matches, matches
-    won ("Matches"), with the drawn ones."""
-    score = _lead(wins, series.players, names)
+    """The head-to-head score of a rematch chain: games won by each or, for series, series
+    won, with the drawn ones; one sentence."""
+    score = _score(max(wins), min(wins))
+    level = wins[0] == wins[1]
+    name = _leader(wins, series.players, names)
+    count = number(draws)
     if series.is_match:
-        # Translators: {score} is "level at 1–1" or "Ann leads 2–1", counted in matches.
-        text = (_("Matches {score}") if wins[0] == wins[1] else _("Matches: {score}")).format(
-            score=score
-        )
-    else:
-        # Translators: {score} is "level at 1–1" or "Ann leads 2–1", counted in games.
-        text = (_("Series {score}") if wins[0] == wins[1] else _("Series: {score}")).format(
-            score=score
-        )
-    if draws == 0:
-        return text
-    return ngettext("{score} ({count} draw)", "{score} ({count} draws)", draws).format(
-        score=text, count=number(draws)
-    )
+        if level and draws:
+            return ngettext(
+                "Head-to-head in series: level at {score}, with {count} drawn series.",
+                "Head-to-head in series: level at {score}, with {count} drawn series.",
+                draws,
+            ).format(score=score, count=count)
+        if level:
+            return _("Head-to-head in series: level at {score}.").format(score=score)
+        if draws:
+            return ngettext(
+                "Head-to-head in series: {name} leads {score}, with {count} drawn series.",
+                "Head-to-head in series: {name} leads {score}, with {count} drawn series.",
+                draws,
+            ).format(name=name, score=score, count=count)
+        return _("Head-to-head in series: {name} leads {score}.").format(name=name, score=score)
+    if level and draws:
+        return ngettext(
+            "Head-to-head: level at {score}, with {count} draw.",
+            "Head-to-head: level at {score}, with {count} draws.",
+            draws,
+        ).format(score=score, count=count)
+    if level:
+        return _("Head-to-head: level at {score}.").format(score=score)
+    if draws:
+        return ngettext(
+            "Head-to-head: {name} leads {score}, with {count} draw.",
+            "Head-to-head: {name} leads {score}, with {count} draws.",
+            draws,
+        ).format(name=name, score=score, count=count)
+    return _("Head-to-head: {name} leads {score}.").format(name=name, score=score)
 
 
 def challenge_line(series: Series | None, names: Mapping[int, str]) -> str:
-    """The series part of a challenge (or rematch) message: the match's length, and the
-    rematch chain's score so far ("" when neither applies)."""
+    """The series part of a challenge (or rematch) message: the series' length, and the
+    head-to-head score so far ("" when neither applies)."""
     if series is None:
         return ""
     parts: list[str] = []
@@ -236,15 +255,13 @@ def challenge_line(series: Series | None, names: Mapping[int, str]) -> str:
         needed = series.best_of // 2 + 1
         parts.append(
             _(
-                "🏅 Best of {count}: the first to {needed} wins takes the match (a drawn game "
-                "counts for nobody)"
+                "🏅 Best of {count}: the first to {needed} wins takes the series (a drawn game "
+                "counts for nobody)."
             ).format(count=number(series.best_of), needed=number(needed))
         )
     if series.rematches:
-        text = _chain_text(series.chain_wins, series.chain_draws, series, names)
-        # Translators: {score} is "Series: Ann leads 2–1" (the rematches played before).
-        parts.append(_("{score} so far").format(score=text))
-    return ". ".join(parts) + "." if parts else ""
+        parts.append(_chain_text(series.chain_wins, series.chain_draws, series, names))
+    return " ".join(parts)
 
 
 def is_rematch(state: Mapping[str, Any]) -> bool:
@@ -254,27 +271,35 @@ def is_rematch(state: Mapping[str, Any]) -> bool:
 
 
 def running_line(series: Series | None, names: Mapping[int, str]) -> str | None:
-    """The series line of a game being played: the match score before it, and the
-    rematch chain's score once there is a chain."""
+    """The series line of a game being played: the series score before it, and the
+    head-to-head score once there is a rematch chain."""
     if series is None:
         return None
     parts: list[str] = []
     if series.is_match:
-        if series.game > 1:
-            text = _("🏅 Best of {count}, game {game}: {score}").format(
-                count=number(series.best_of),
-                game=number(series.game),
-                score=_lead(series.match_wins, series.players, names),
+        wins = series.match_wins
+        count, game = number(series.best_of), number(series.game)
+        if series.game == 1:
+            parts.append(_("🏅 Best of {count}, game {game}.").format(count=count, game=game))
+        elif wins[0] == wins[1]:
+            parts.append(
+                _("🏅 Best of {count}, game {game}: level at {score}.").format(
+                    count=count, game=game, score=_score(wins[0], wins[1])
+                )
             )
         else:
-            text = _("🏅 Best of {count}, game {game}").format(
-                count=number(series.best_of), game=number(series.game)
+            parts.append(
+                _("🏅 Best of {count}, game {game}: {name} leads {score}.").format(
+                    count=count,
+                    game=game,
+                    name=_leader(wins, series.players, names),
+                    score=_score(max(wins), min(wins)),
+                )
             )
-        parts.append(text)
     if series.rematches:
         text = _chain_text(series.chain_wins, series.chain_draws, series, names)
-        parts.append(text if series.is_match else _("🔁 Rematch. {score}").format(score=text))
-    return " · ".join(parts) + "." if parts else None
+        parts.append(text if series.is_match else f"🔁 {text}")
+    return " ".join(parts) if parts else None
 
 
 def finished_line(series: Series | None, winner: int | None, names: Mapping[int, str]) -> str:
@@ -284,32 +309,40 @@ def finished_line(series: Series | None, winner: int | None, names: Mapping[int,
     parts: list[str] = []
     if series.is_match:
         wins = match_wins_after(series, winner)
+        count = number(series.best_of)
         if match_over_after(series, winner):
             champion = match_winner(wins, series.players)
-            high, low = max(wins), min(wins)
+            score = _score(max(wins), min(wins))
             if champion is None:
                 parts.append(
-                    _("🤝 The match is drawn, {score} (best of {count})").format(
-                        score=_score(high, low), count=number(series.best_of)
+                    _("🤝 The series is drawn, {score} (best of {count}).").format(
+                        score=score, count=count
                     )
                 )
             else:
                 name = escape(names.get(champion, "?"))
                 parts.append(
-                    _("🏅 **{name} wins the match**, {score} (best of {count})").format(
-                        name=name, score=_score(high, low), count=number(series.best_of)
+                    _("🏅 **{name} wins the series**, {score} (best of {count}).").format(
+                        name=name, score=score, count=count
                     )
                 )
+        elif wins[0] == wins[1]:
+            parts.append(
+                _("🏅 Best of {count}, after game {game}: level at {score}.").format(
+                    count=count, game=number(series.game), score=_score(wins[0], wins[1])
+                )
+            )
         else:
             parts.append(
-                _("🏅 Best of {count}, after game {game}: {score}").format(
-                    count=number(series.best_of),
+                _("🏅 Best of {count}, after game {game}: {name} leads {score}.").format(
+                    count=count,
                     game=number(series.game),
-                    score=_lead(wins, series.players, names),
+                    name=_leader(wins, series.players, names),
+                    score=_score(max(wins), min(wins)),
                 )
             )
     if series.rematches:
         wins, draws = chain_after(series, winner)
         text = _chain_text(wins, draws, series, names)
         parts.append(text if series.is_match else f"🔁 {text}")
-    return " · ".join(parts) + "." if parts else ""
+    return " ".join(parts)

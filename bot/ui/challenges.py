@@ -104,9 +104,9 @@ def refuse_unfinished(previous: Session) -> None:
 def refuse_next_game(series: Series, winner: int | None) -> None:
     """Start game N is for a match that goes on."""
     if not series.is_match:
-        raise UserError(_("This game is not part of a match: press **Rematch** to play again."))
+        raise UserError(_("This game is not part of a series: press **Rematch** to play again."))
     if match_over_after(series, winner):
-        raise UserError(_("This match is over: press **Rematch** for a new one."))
+        raise UserError(_("This series is over: press **Rematch** for a new one."))
 
 
 def rematch_challenge(

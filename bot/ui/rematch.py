@@ -1,4 +1,4 @@
-"""Play on from a finished game: **Rematch**, a match's **Start game N**, Weighted Dice's
+"""Play on from a finished game: **Rematch**, a series' **Start game N**, Weighted Dice's
 **Play again**. One button for every game (``again:<session>:<kind>``); the game's
 handler says what the new session is (``follow_up(ctx, action)``), the session service
 creates it and links the finished game to it in one transaction
@@ -145,7 +145,7 @@ async def play_on(interaction: discord.Interaction, session_id: int, kind: str) 
         try:
             with i18n.use(posted.language):
                 text = _(
-                    "▶️ {player}, {other} started the next game of your match: it is on."
+                    "▶️ {player}, {other} started the next game of your series: it is on."
                 ).format(player=f"<@{user_id}>", other=f"<@{user.id}>")
             await bot.ping_under_game(posted, user_id, text)
         except DELIVERY_ERRORS as error:
@@ -159,24 +159,29 @@ async def _second_press(bot: GameHost, interaction: discord.Interaction, follow_
     user_id = interaction.user.id
     follow = await bot.sessions.get(follow_id)
     if follow is None:
-        await answer.send(_("This game has already been followed up."))
+        await answer.send(_("That game already has its rematch or its next game."))
         return
-    link = message_link(follow) or _("(its message is on its way)")
     if follow.is_open and is_challenge(follow.state):
         challenge = follow.state["challenge"]
         if challenge.get("opponent") == user_id:
             await bot.sessions.act(follow.id, user_id, {"type": "accept"})
             await answer.send(
-                _("✅ You accepted {challenger}'s rematch: the game is on. {link}").format(
-                    challenger=f"<@{challenge['challenger']}>", link=link
+                with_link(
+                    _("✅ You accepted {challenger}'s rematch: the game is on.").format(
+                        challenger=f"<@{challenge['challenger']}>"
+                    ),
+                    follow,
                 )
             )
             return
         if challenge.get("challenger") == user_id:
             await answer.send(
-                _(
-                    "You already asked for this rematch: it waits for {opponent} to accept. {link}"
-                ).format(opponent=f"<@{challenge['opponent']}>", link=link)
+                with_link(
+                    _(
+                        "You already asked for this rematch: it waits for {opponent} to accept."
+                    ).format(opponent=f"<@{challenge['opponent']}>"),
+                    follow,
+                )
             )
             return
     rejoin = getattr(bot.sessions.handlers.get(follow.game), "rejoin_action", None)
@@ -184,25 +189,30 @@ async def _second_press(bot: GameHost, interaction: discord.Interaction, follow_
     if action is not None:
         action = {**action, "name": interaction.user.display_name}
         await bot.sessions.act(follow.id, user_id, action)
-        await answer.send(_("✅ You joined the new table. {link}").format(link=link))
+        await answer.send(with_link(_("✅ You joined the new table."), follow))
         return
-    await answer.send(describe_follow_up(follow, link))
+    await answer.send(with_link(describe_follow_up(follow), follow))
 
 
-def describe_follow_up(follow: Session, link: str) -> str:
-    """Where the follow-up of a game is, for a press that came after it."""
+def with_link(sentence: str, follow: Session) -> str:
+    """``sentence`` and the link to the follow-up's message, or, while that message is not
+    posted yet, a sentence saying so (each a whole sentence of its own)."""
+    link = message_link(follow)
+    if link is None:
+        return f"{sentence} " + _("Its message is on its way.")
+    return f"{sentence} {link}"
+
+
+def describe_follow_up(follow: Session) -> str:
+    """Where the follow-up of a game is, for a press that came after it (the link follows)."""
     if is_challenge(follow.state):
         if follow.is_open:
-            return _("A rematch of this game is waiting for an answer: {link}").format(link=link)
+            return _("A rematch of this game is waiting for an answer.")
         if follow.status == "cancelled":
             return _(
                 "The rematch of this game was declined, withdrawn or expired: challenge "
-                "again with the command. {link}"
-            ).format(link=link)
+                "again with the command."
+            )
     if follow.is_open:
-        return _("This game has been played on from already: the next one is here. {link}").format(
-            link=link
-        )
-    return _("This game has been played on from already, and that game is over too: {link}").format(
-        link=link
-    )
+        return _("The game after this one has already started.")
+    return _("The game after this one has already started, and it is over too.")

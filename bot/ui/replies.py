@@ -141,7 +141,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 # Every number in our custom_ids is a database id, a snowflake or a small count: all fit in
 # a signed 64-bit integer. A longer one can only be forged.
 MAX_ID = 2**63 - 1
-UNUSABLE_CONTROL = N_("That control is not one of mine, so nothing was done.")
+UNUSABLE_CONTROL = N_("That button or menu is not one of mine, so nothing was done.")
 
 
 def ids_in_range(interaction: discord.Interaction) -> bool:

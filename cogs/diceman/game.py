@@ -111,7 +111,7 @@ class DicemanGame(SecretDuelGame[DicemanState]):
     def challenge_details(self, options: dict[str, Any]) -> str:
         return _(
             "{life} life each. Every round both players secretly pick two of **Magic d4**, "
-            "**Priority d6**, **Sword d8** and **Shield d10** (controls arrive by DM), then "
+            "**Priority d6**, **Sword d8** and **Shield d10** (in their DMs), then "
             "the dice fight it out."
         ).format(life=number(diceman.START_LIFE))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, _, list_of, ngettext, number
+from bot.i18n import N_, _, number
 
 DICEMAN_DICE: tuple[str, ...] = ("magic", "priority", "sword", "shield")
 DICEMAN_SIDES: dict[str, int] = {"magic": 4, "priority": 6, "sword": 8, "shield": 10}
@@ -27,7 +27,12 @@ DICEMAN_NAMES: dict[str, str] = {
 }
 DICEMAN_HELP: dict[str, str] = {
     "magic": N_("unblockable, if nobody hurts you in your phase"),
-    "priority": N_("act first; the lead strikes with your sword and shield"),
+    # Translators: Diceman's Priority die, said in a few words: the higher roll acts first,
+    # and its lead over the other roll lets the sword, then the shield, strike before the
+    # swords clash.
+    "priority": N_(
+        "act first; a higher roll than theirs gives your sword and shield early strikes"
+    ),
     "sword": N_("damage beyond the opponent's shield"),
     "shield": N_("blocks swords"),
 }
@@ -53,114 +58,106 @@ def _rolled(rolls: Mapping[str, int]) -> str:
     return " + ".join(f"{DICEMAN_EMOJI[n]} {die_name(n)} **{rolls[n]}**" for n in ordered)
 
 
-def _strike_line(strike: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """One strike in words; None for a sword strike without a sword (a die not picked, or
-    spent by a priority strike), which is no strike at all."""
-    who, target = names[strike["player"]], names[strike["target"]]
+def _strike_line(strike: Mapping[str, Any]) -> str | None:
+    """One strike in words, said of its striker's section of the reveal (the target is the
+    other player); None for a sword strike without a sword (a die not picked, or spent by a
+    priority strike), which is no strike at all."""
     amount = strike["amount"]
     kind = strike["kind"]
     if kind == "priority_sword":
         # Translators: Diceman. The lead is how much higher the player's Priority die rolled.
         return _(
-            "{player}'s priority sword strike (lead {lead}): **{amount}** unblockable to "
-            "{target}; the sword drops to {left}"
-        ).format(player=who, lead=strike["gap"], amount=amount, target=target,
-                 left=strike["sword_left"])  # fmt: skip
+            "priority sword strike (lead {lead}): **{amount}** unblockable; the sword drops "
+            "to {left}"
+        ).format(lead=strike["gap"], amount=amount, left=strike["sword_left"])
     if kind == "priority_shield":
         return _(
-            "{player}'s priority shield strike (lead {lead}, the shield would block {blocks}): "
-            "**{amount}** unblockable to {target}"
-        ).format(player=who, lead=strike["gap"], blocks=strike["blocks"], amount=amount,
-                 target=target)  # fmt: skip
+            "priority shield strike (lead {lead}, the shield would block {blocks}): "
+            "**{amount}** unblockable"
+        ).format(lead=strike["gap"], blocks=strike["blocks"], amount=amount)
     if strike["sword"] <= 0:
         return None
     if strike["shield"] <= 0:
-        return _("{player}'s sword {sword}: **{amount}** damage to {target}").format(
-            player=who, sword=strike["sword"], amount=amount, target=target
-        )
+        return _("sword {sword}: **{amount}** damage").format(sword=strike["sword"], amount=amount)
     if amount == 0:
-        return _("{player}'s sword {sword} against {target}'s shield {shield}: blocked").format(
-            player=who, sword=strike["sword"], target=target, shield=strike["shield"]
+        # Translators: Diceman. The player's sword against the opponent's shield.
+        return _("sword {sword} against shield {shield}: blocked").format(
+            sword=strike["sword"], shield=strike["shield"]
         )
-    return _(
-        "{player}'s sword {sword} against {target}'s shield {shield}: **{amount}** damage"
-    ).format(player=who, sword=strike["sword"], target=target, shield=strike["shield"],
-             amount=amount)  # fmt: skip
+    return _("sword {sword} against shield {shield}: **{amount}** damage").format(
+        sword=strike["sword"], shield=strike["shield"], amount=amount
+    )
 
 
-def phase_heading(phase: int, actors: Sequence[int], names: Sequence[str]) -> str:
-    """A phase named by what puts a player in it: their Priority roll, or no priority
-    (phase 0, where everyone without the Priority die acts)."""
-    who = list_of([names[p] for p in actors])
-    # Translators: Diceman, the heading of a phase named by its Priority roll.
-    label = _("Priority {roll}").format(roll=phase) if phase > 0 else _("No priority")
-    return ngettext(
-        "__{phase}__ · {players} acts", "__{phase}__ · {players} act", len(actors)
-    ).format(phase=label, players=who)
+def _clash_line(clash: Mapping[str, Any], player: int) -> str:
+    """A magic clash, said of one of its two players' sections."""
+    own, other = clash["magic"][player], clash["magic"][1 - player]
+    if clash["winner"] is None:
+        return _("magic {own} against magic {other}: it cancels out").format(own=own, other=other)
+    if clash["winner"] == player:
+        return _("magic {own} beats magic {other}: **{amount}** unblockable").format(
+            own=own, other=other, amount=clash["amount"]
+        )
+    return _("magic {own} loses to magic {other}").format(own=own, other=other)
+
+
+def _actions(phase: Mapping[str, Any], player: int) -> list[str]:
+    """What ``player`` did in the phase they acted in, without naming anyone."""
+    details = [
+        line
+        for line in (
+            _strike_line(strike) for strike in phase["strikes"] if strike["player"] == player
+        )
+        if line is not None
+    ]
+    clash = phase.get("clash")
+    if clash is not None:
+        details.append(_clash_line(clash, player))
+    for spell in phase["magic"]:
+        if spell["player"] == player:
+            details.append(_("magic: **{amount}** unblockable").format(amount=spell["amount"]))
+    if player in phase["magic_silenced"]:
+        details.append(_("magic fizzles: hit in this phase"))
+    if not details:
+        details.append(_("nothing to strike with"))
+    return details
 
 
 def narrate_diceman(reveal: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """The reveal of one Diceman round, phase by phase: strikes, blocks, magic, deaths.
+    """The reveal of one Diceman round: each player once, in the order they act, with the
+    dice they rolled and what they did (strikes, blocks, magic), then the damage and life
+    totals. A name is said twice at most (long names wrap on a phone): the lines under a
+    player's name are theirs, and in a duel whatever they strike is the other player.
 
     ``reveal`` is the engine's ``reveal`` event (also kept as ``last_round`` in the public
     view): choices, rolls, the phase events and the life totals.
     """
     rolls: Sequence[Mapping[str, int]] = reveal["rolls"]
-    priority = [roll.get("priority", 0) for roll in rolls]
-    lines = [
-        _("**Round {round} reveal**").format(round=number(reveal["round"])),
-        f"{names[0]}: {_rolled(rolls[0])}",
-        f"{names[1]}: {_rolled(rolls[1])}",
-    ]
-    for phase in reveal["phases"]:
-        lines.append(phase_heading(phase["phase"], phase["actors"], names))
-        details = [
-            line
-            for line in (_strike_line(strike, names) for strike in phase["strikes"])
-            if line is not None
-        ]
-        clash = phase.get("clash")
-        if clash is not None:
-            magic = clash["magic"]
-            if clash["winner"] is None:
-                details.append(
-                    _("magic clash {first} against {second}: it cancels out").format(
-                        first=magic[0], second=magic[1]
-                    )
-                )
-            else:
-                details.append(
-                    _("magic clash {first} against {second}: {player} deals **{amount}**").format(
-                        first=magic[0],
-                        second=magic[1],
-                        player=names[clash["winner"]],
-                        amount=clash["amount"],
-                    )
-                )
-        for spell in phase["magic"]:
-            details.append(
-                _("{player}'s magic: **{amount}** unblockable to {target}").format(
-                    player=names[spell["player"]],
-                    amount=spell["amount"],
-                    target=names[spell["target"]],
-                )
-            )
-        for player in phase["magic_silenced"]:
-            details.append(
-                _("{player}'s magic fizzles: they were hit in this phase").format(
-                    player=names[player]
-                )
-            )
-        if not details:
-            details.append(_("nothing to strike with"))
+    phases: Sequence[Mapping[str, Any]] = reveal["phases"]
+    acted_in = {player: phase for phase in phases for player in phase["actors"]}
+    # The order of the phases: the higher Priority roll acts first (no Priority: phase 0).
+    order = sorted((0, 1), key=lambda player: -rolls[player].get("priority", 0))
+    lines = [_("**Round {round} reveal**").format(round=number(reveal["round"]))]
+    for player in order:
+        lines.append(f"**{names[player]}** · {_rolled(rolls[player])}")
+        phase = acted_in.get(player)
+        if phase is None:
+            # The round ended in an earlier phase, which only the other player acted in:
+            # this player was struck down there.
+            lines.append("• 💀 " + _("falls before acting"))
+            continue
+        details = _actions(phase, player)
+        if len(phase["actors"]) == 2 and player == order[1]:
+            details.insert(0, _("acts in the same phase: the damage lands together"))
         lines.extend(f"• {detail}" for detail in details)
-        damage, life = phase["damage"], phase["life"]
-        hurt = [f"{names[p]} −{damage[p]} → {max(0, life[p])}" for p in (0, 1) if damage[p]]
-        if hurt:
-            lines.append("↳ " + " · ".join(hurt))
-        for player in phase["dead"]:
-            if priority[player] < phase["phase"]:
-                lines.append(_("💀 {player} falls before acting.").format(player=names[player]))
-            else:
-                lines.append(_("💀 {player} falls.").format(player=names[player]))
+    damage = [sum(phase["damage"][player] for phase in phases) for player in (0, 1)]
+    life = phases[-1]["life"] if phases else reveal.get("life", [0, 0])
+    dead = {player for phase in phases for player in phase["dead"]}
+    hurt = [
+        f"{names[p]} −{damage[p]} → {max(0, life[p])}" + (" 💀" if p in dead else "")
+        for p in (0, 1)
+        if damage[p]
+    ]
+    if hurt:
+        lines.append("↳ " + " · ".join(hurt))
     return lines

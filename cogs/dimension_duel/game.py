@@ -100,8 +100,8 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
             return {"type": "roll", "player": seat}
         if choice is None:
             raise IllegalMove(
-                "In tactical mode you choose your device, region and function: press "
-                "**Make your move**."
+                "In tactical mode you choose your ray or shield, your region and your "
+                "function: press **Make your move**."
             )
         return {
             "type": "choose",
@@ -154,7 +154,10 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
         charges = view.get("charges")
         if not charges:
             return []
-        return [_("Functions left: {functions}").format(functions=charges_left(charges[seat]))]
+        left = charges_left(charges[seat])
+        if not left:
+            return [_("Functions left: only Bluff")]
+        return [_("Functions left: {functions}").format(functions=left)]
 
     def subtitle(self, view: dict[str, Any]) -> str:
         hp = number(view["start_hp"])
@@ -175,8 +178,8 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
             ).format(hp=hp)
         else:
             rules = _(
-                "Mode **tactical** (both players choose ray/shield, region and function in "
-                "secret (controls by DM)), **{hp} HP** each."
+                "Mode **tactical** (both players choose ray or shield, region and function in "
+                "secret, in their DMs), **{hp} HP** each."
             ).format(hp=hp)
         tau = options.get("tau")
         first = (
@@ -186,19 +189,22 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
         )
         return f"{rules} {first}"
 
-    def choice_text(self, choice: Any) -> str:
+    def choice_text(self, choice: Any) -> str | None:
         if not isinstance(choice, dict):
-            return _("locked in")
+            return None
         device, region, function = (
             choice.get("device"),
             choice.get("region"),
             choice.get("function"),
         )
-        # Translators: a player's own locked-in choice: "Tau particles · Head · Bluff".
-        return _("{device} particles · {region} · {function}").format(
-            device=device_name(device) if device in dd.DEVICES else "?",
-            region=region_name(region) if region in dd.REGIONS else "?",
-            function=function_name(function) if function in dd.FUNCTIONS else "?",
+        # Names only ("Tau · Head · Bluff"): the particle of the player's ray or shield,
+        # the region, the function.
+        return " · ".join(
+            (
+                device_name(device) if device in dd.DEVICES else "?",
+                region_name(region) if region in dd.REGIONS else "?",
+                function_name(function) if function in dd.FUNCTIONS else "?",
+            )
         )
 
     # -- controls (cogs.dimension_duel.controls) -------------------------------------------
@@ -214,5 +220,7 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
     def choice_from_draft(self, draft: str) -> dict[str, Any]:
         device, region, function = decode_draft(draft)
         if device is None or region is None or function is None:
-            raise UserError(_("Choose your device, region and function in the menus first."))
+            raise UserError(
+                _("Choose your ray or shield, your region and your function in the menus first.")
+            )
         return {"device": device, "region": region, "function": function}

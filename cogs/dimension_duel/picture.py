@@ -239,9 +239,12 @@ def _draw_functions_left(image: Image.Image, view: Mapping[str, Any]) -> None:
         left = _card_box(player)[0]
         if charges is None:
             words = _("Classic mode: the dice choose every move.")
-        else:
+        elif charges_left(charges[player]):
             # Translators: picture, the special functions a player has left this game.
             words = _("Left: {functions}").format(functions=charges_left(charges[player]))
+        else:
+            # Translators: picture, a player has no special function left, only Bluff.
+            words = _("Left: only Bluff")
         lines = pictures_text.wrap(words, 12, CARD_WIDTH - 8, max_lines=3)
         for index, shown in enumerate(lines):
             pictures_text.draw_text(image, (left + 4, LEFT_TOP + 10 + 18 * index), shown, 12,
@@ -322,10 +325,12 @@ def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None 
         )
     charges = view.get("charges")
     if charges is not None:
-        parts.extend(
-            _("{player} has {functions} left.").format(
-                player=short[p], functions=charges_left(charges[p])
-            )
-            for p in (0, 1)
-        )
+        for p in (0, 1):
+            left = charges_left(charges[p])
+            if left:
+                parts.append(
+                    _("{player} has {functions} left.").format(player=short[p], functions=left)
+                )
+            else:
+                parts.append(_("{player} has only Bluff left.").format(player=short[p]))
     return clip_alt_text(" ".join(parts))

@@ -112,10 +112,9 @@ def rolled_text(faces: Sequence[int], total: int) -> str:
 
 
 def charges_left(charges: Mapping[str, int]) -> str:
-    """``Disruptor, Deflector`` or ``only Bluff`` for a player's remaining functions."""
-    left = [_(label) for name, label in CHARGE_NAMES.items() if charges.get(name, 0) > 0]
-    # Translators: a player has no special function left, only Bluff.
-    return ", ".join(left) if left else _("only Bluff")
+    """``Disruptor, Deflector``: a player's remaining special functions by name, "" when
+    only Bluff is left (each caller has its own sentence for that)."""
+    return ", ".join(_(label) for name, label in CHARGE_NAMES.items() if charges.get(name, 0) > 0)
 
 
 def _by_type(events: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -123,23 +122,17 @@ def _by_type(events: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]
 
 
 def _table_rolls(table: Mapping[str, int], choice: Mapping[str, str], attacking: bool) -> str:
-    """The card's d6 rolls of one player and what each decided (classic mode)."""
+    """The card's d6 rolls of one player and what each decided (classic mode): numbers and
+    names only, "1 → Tau ray, 4 → Torso, 6, 2 → Particle Changer (Opponent)"."""
     device = ray_name(choice["device"]) if attacking else shield_name(choice["device"])
     function = f"{table['function']}"
     if "changer" in table:
-        # Translators: classic mode, the Particle Changer's two d6 rolls, such as "6 then 2".
-        function = _("{first} then {second}").format(
-            first=table["function"], second=table["changer"]
-        )
+        # The Particle Changer's two d6 rolls: which function, then whose choice it flips.
+        function = f"{table['function']}, {table['changer']}"
     return (
         f"{table['device']} → {device}, {table['region']} → {region_name(choice['region'])}, "
         f"{function} → {function_name(choice['function'])}"
     )
-
-
-def _plus_one_die(player: str) -> str:
-    # Translators: a step of a Dimension Duel turn gives one more die to a player.
-    return _("+1 die to {player}").format(player=player)
 
 
 def narrate_duel(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
@@ -164,55 +157,47 @@ def narrate_duel(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> l
     ]
     table = reveal.get("table_dice")
     if table:
-        rolls = " · ".join(
-            # Translators: classic mode, a player's card rolls and what each one decided.
-            _("{player} rolled {rolls}").format(
-                player=names[p], rolls=_table_rolls(table[p], choices[p], p == attacker)
+        for p in (attacker, defender):
+            # Translators: classic mode, the d6 rolls of the card that chose a player's
+            # moves, each roll → what it decided: "1 → Tau ray, 4 → Torso, 2 → Disruptor".
+            lines.append(
+                _("🎲 {player}'s card rolls: {rolls}").format(
+                    player=names[p], rolls=_table_rolls(table[p], choices[p], p == attacker)
+                )
             )
-            for p in (attacker, defender)
-        )
-        lines.append(_("🎲 Card rolls: {rolls}").format(rolls=rolls))
     calibration = found["calibration"]
-    outcome = (
-        _("the shield matches: no die")
-        if calibration["match"]
-        else _("no match: +1 die to {player}").format(player=names[attacker])
-    )
-    lines.append(
-        _("1️⃣ Calibrate: {ray} against {shield} → {outcome}").format(
-            ray=ray_name(calibration["ray"]),
-            shield=shield_name(calibration["shield"]),
-            outcome=outcome,
-        )
-    )
+    ray, shield = ray_name(calibration["ray"]), shield_name(calibration["shield"])
+    if calibration["match"]:
+        # Translators: step 1 of a Dimension Duel turn, the attacker's ray against the
+        # defender's shield; they match, so the attacker gains no die.
+        line = _("1️⃣ Ray and shield: {ray} against {shield}, the shield matches: no die.")
+        lines.append(line.format(ray=ray, shield=shield))
+    else:
+        line = _("1️⃣ Ray and shield: {ray} against {shield}, no match: +1 die to {player}.")
+        lines.append(line.format(ray=ray, shield=shield, player=names[attacker]))
     focus = found["focus"]
-    outcome = (
-        _("reinforced in the right place: no die")
-        if focus["match"]
-        else _plus_one_die(names[attacker])
-    )
-    lines.append(
-        # Translators: the attacker's focus region against the region the defender reinforced.
-        _("2️⃣ Focus: {focus} against {guard} reinforced → {outcome}").format(
-            focus=region_name(focus["focus"]), guard=region_name(focus["guard"]), outcome=outcome
-        )
-    )
+    aimed, guarded = region_name(focus["focus"]), region_name(focus["guard"])
+    if focus["match"]:
+        # Translators: step 2, the region the attacker focused on against the region the
+        # defender reinforced; the same region, so the attacker gains no die.
+        line = _("2️⃣ Focus: {focus} against {guard} reinforced, the right place: no die.")
+        lines.append(line.format(focus=aimed, guard=guarded))
+    else:
+        line = _("2️⃣ Focus: {focus} against {guard} reinforced: +1 die to {player}.")
+        lines.append(line.format(focus=aimed, guard=guarded, player=names[attacker]))
     functions = found["functions"]
     used = functions["functions"]
     played = " · ".join(f"{names[p]} {function_name(used[p])}" for p in (attacker, defender))
     lines.append(_("3️⃣ Functions: {functions}").format(functions=played))
     effects = []
     if functions["ray"] != calibration["ray"] or functions["shield"] != calibration["shield"]:
-        verdict = (
-            _("no die") if functions["calibration_dice"] == 0 else _plus_one_die(names[attacker])
-        )
-        effects.append(
-            _("particles changed: now {ray} against {shield} → {outcome}").format(
-                ray=ray_name(functions["ray"]),
-                shield=shield_name(functions["shield"]),
-                outcome=verdict,
-            )
-        )
+        ray, shield = ray_name(functions["ray"]), shield_name(functions["shield"])
+        if functions["calibration_dice"] == 0:
+            line = _("particles changed: now {ray} against {shield}, no die")
+            effects.append(line.format(ray=ray, shield=shield))
+        else:
+            line = _("particles changed: now {ray} against {shield}, +1 die to {player}")
+            effects.append(line.format(ray=ray, shield=shield, player=names[attacker]))
     elif any(u.startswith("changer") for u in used):
         effects.append(_("the particle changes cancel out"))
     for player in (attacker, defender):

@@ -28,7 +28,7 @@ from bot.model.contract import (
     ShowContext,
     Step,
     StepContext,
-    cancel_reason,
+    stop_cause,
     stopped_text,
 )
 from bot.model.errors import UserError
@@ -68,9 +68,6 @@ TITLE = N_("Knucklebones")
 # This bot's pause before the AI moves (see ``moves.AI_MOVE_DELAY``): every move reads it
 # here when it runs, so a bench can set it on the loaded extension.
 AI_MOVE_DELAY = moves.AI_MOVE_DELAY
-
-# Why a game stopped when the cancel gave no reason.
-STOPPED_BEFORE_THE_END = N_("stopped before the end")
 
 
 def players_of(session: Session) -> list[render.Player]:
@@ -293,7 +290,7 @@ class KnucklebonesCog(
             turn_due_at=table.turn_due_at, warned=table.warned_turn == table.engine.turn
         )
         cancelled = session.status == "cancelled"
-        reason = (cancel_reason(events or []) or _(STOPPED_BEFORE_THE_END)) if cancelled else None
+        stopped = stopped_text(stop_cause(events or [])) if cancelled else None
         # The picture thread does not inherit this task's language: it is passed along. A
         # stopped game's board shows it as it stood, with nobody to move.
         picture = await picture_worker.draw(
@@ -301,15 +298,12 @@ class KnucklebonesCog(
             view,
             players,
             i18n.current(),
-            None if reason is None else stopped_text(reason),
+            stopped,
         )
         content = render.status_line(view, players, clock, ai_level=table.ai_level)
         buttons: discord.ui.View | None = None
-        if reason is not None:
-            # Translators: {reason} says how the game ended, e.g. "stopped by an admin".
-            content = _("🛑 This Knucklebones game was {reason}; no result counts.").format(
-                reason=reason
-            )
+        if stopped is not None:
+            content = "🛑 " + stopped
         elif session.is_open:
             mover_is_ai = view["current_player"] == table.ai_seat
             buttons = board_view(session.id, view, mover_is_ai)

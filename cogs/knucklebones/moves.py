@@ -48,7 +48,6 @@ from bot.ui.challenges import (
     refuse_unfinished,
     rematch_challenge,
 )
-from bot.ui.rematch import play_on_label
 from cogs.knucklebones import render
 from game_core import knucklebones as kb
 from game_core.ai import knucklebones as kb_ai
@@ -350,11 +349,11 @@ def follow_up(
     if kind != "rematch":
         raise IllegalMove("That is not something to do with a finished Knucklebones game.")
     if series.is_match and not match_over_after(series, winner):
-        # Translators: {button} is the label of the button that starts the match's next
-        # game ("Start game 2").
+        # Translators: **Start game {number}** is the label of the button that starts the
+        # series' next game.
         raise UserError(
-            _("The match goes on: press **{button}**.").format(
-                button=play_on_label("next", series.game + 1)[0]
+            _("The series goes on: press **Start game {number}**.").format(
+                number=number(series.game + 1)
             )
         )
     again = rematch_after(series, winner, previous.id)

@@ -19,7 +19,8 @@ from typing import Any
 
 from bot import i18n
 from bot.i18n import N_, _, ngettext, number
-from bot.model.contract import Session, cancel_reason
+from bot.model.catalog import game_title
+from bot.model.contract import Session, stop_cause, stopped_challenge_text
 from bot.model.series import is_rematch
 from bot.model.text import escape
 from bot.pictures.picture import Picture
@@ -92,7 +93,8 @@ def warm_up() -> None:
 
 
 def last_move_text(view: Mapping[str, Any], players: Sequence[Player]) -> str:
-    """What the last move did, e.g. "Ann put a 3 in column 2, knocking out two 3s"."""
+    """What the last move did, one sentence: "Last move: Ann put a 3 in column 2, knocking
+    out two 3s." ("" before the first move)."""
     last = view.get("last_move")
     if last is None:
         return ""
@@ -103,22 +105,28 @@ def last_move_text(view: Mapping[str, Any], players: Sequence[Player]) -> str:
     }
     removed = len(last["removed"])
     if removed == 0:
-        # Translators: part of the status line, e.g. "Ann put a 3 in column 2".
-        return _("{player} put a {face} in column {column}").format(**fields)
+        # Translators: part of the status line, e.g. "Last move: Ann put a 3 in column 2."
+        return _("Last move: {player} put a {face} in column {column}.").format(**fields)
     if removed == 1:
-        return _("{player} put a {face} in column {column}, knocking out a {face}").format(**fields)
+        return _(
+            "Last move: {player} put a {face} in column {column}, knocking out a {face}."
+        ).format(**fields)
     if removed == 2:
         # Translators: "two 3s": two dice showing the placed face.
-        return _("{player} put a {face} in column {column}, knocking out two {face}s").format(
-            **fields
-        )
-    return _("{player} put a {face} in column {column}, knocking out three {face}s").format(
-        **fields
-    )
+        return _(
+            "Last move: {player} put a {face} in column {column}, knocking out two {face}s."
+        ).format(**fields)
+    return _(
+        "Last move: {player} put a {face} in column {column}, knocking out three {face}s."
+    ).format(**fields)
 
 
-# The AI levels as the status line names them.
-AI_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+# The AI's turn in the status line, by its level (easy, medium or hard).
+AI_THINKING = {
+    "easy": N_("🤖 {player} (easy) rolled {emoji} **{die}** and is thinking…"),
+    "medium": N_("🤖 {player} (medium) rolled {emoji} **{die}** and is thinking…"),
+    "hard": N_("🤖 {player} (hard) rolled {emoji} **{die}** and is thinking…"),
+}
 
 
 def status_line(
@@ -134,23 +142,19 @@ def status_line(
     if view.get("finished"):
         line = result_line(view, players)
         if did and view.get("end_reason") == "normal":
-            return line + " " + _("Last move: {move}.").format(move=did)
+            return line + " " + did
         return line
     player = players[view["current_player"]]
     die = view["die"]
     fields = {"player": player.mention, "emoji": DIE_EMOJI[die], "die": number(die)}
-    if player.is_ai and ai_level:
-        # Translators: {level} is the AI's difficulty (easy, medium or hard).
-        line = _("🤖 {player} ({level}) rolled {emoji} **{die}** and is thinking…").format(
-            level=_(AI_LEVELS.get(ai_level, ai_level)), **fields
-        )
+    if player.is_ai and ai_level in AI_THINKING:
+        line = _(AI_THINKING[ai_level]).format(**fields)
     elif player.is_ai:
         line = _("🤖 {player} rolled {emoji} **{die}** and is thinking…").format(**fields)
     else:
         line = _("🎲 {player} rolled {emoji} **{die}**: pick a column.").format(**fields)
     if did:
-        # Translators: the last move, after the die rolled in the status line.
-        line += " " + _("Last: {move}.").format(move=did)
+        line += " " + did
     if clock.turn_due_at is not None and not player.is_ai:
         due = f"<t:{int(clock.turn_due_at)}:R>"
         if clock.warned:
@@ -252,18 +256,10 @@ def closed_challenge_text(session: Session, events: list[Event]) -> str:
                 minutes,
             )
         return text.format(count=number(minutes), **fields)
-    reason = cancel_reason(events)
-    if reason:
-        # Translators: {reason} says how it ended, e.g. "stopped by an admin".
-        if rematch:
-            text = _(
-                "🛑 The Knucklebones rematch between {challenger} and {opponent} was {reason}."
-            )
-        else:
-            text = _(
-                "🛑 The Knucklebones challenge between {challenger} and {opponent} was {reason}."
-            )
-        return text.format(reason=_(reason), **fields)
+    cause = stop_cause(events)
+    if cause:
+        text = stopped_challenge_text(cause, rematch=rematch)
+        return "🛑 " + text.format(game=game_title("knucklebones"), **fields)
     if rematch:
         return _("This Knucklebones rematch between {challenger} and {opponent} is closed.").format(
             **fields

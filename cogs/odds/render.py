@@ -48,16 +48,6 @@ def percent(value: float) -> str:
     return i18n.percent(value, len(decimals))
 
 
-def one_in(chance: Fraction) -> str:
-    """ "1 in 4" when the chance is exactly one over a whole number, else "about 1 in 7"."""
-    if chance <= 0:
-        return _("never")
-    if chance.numerator == 1:
-        # Translators: a chance, "1 in 4" (rolls).
-        return _("1 in {count}").format(count=number(chance.denominator))
-    return _("about 1 in {count}").format(count=number(round(1 / chance)))
-
-
 def diceman_mix_lines(figures: DicemanFigures) -> list[str]:
     """How often to pick each pair for play nobody can exploit, most picked first."""
     used = sorted((e for e in figures.mix if e.probability > 0), key=lambda e: -e.probability)
@@ -133,27 +123,43 @@ def pair_lines(odds: PairOdds) -> list[str]:
 
 
 def pair_reading(odds: PairOdds) -> str:
-    """One line a bettor can act on."""
-    tie_chance = one_in(odds.tie)
+    """One line a bettor can act on. A tie is "1 in 4 rolls" when its chance is exactly one
+    over a whole number, else "about 1 in 7 rolls": one sentence for each."""
+    exact = odds.tie.numerator == 1
+    count = number(odds.tie.denominator if exact else round(1 / odds.tie))
     if odds.a_wins == odds.b_wins:
-        return _(
-            "Even dice: neither roller is the favourite, and a tie ({chance} rolls) hands "
-            "every bet to the house."
-        ).format(chance=tie_chance)
+        if exact:
+            even = _(
+                "Even dice: neither roller is the favourite, and a tie (1 in {count} rolls) "
+                "hands every bet to the house."
+            )
+        else:
+            even = _(
+                "Even dice: neither roller is the favourite, and a tie (about 1 in {count} "
+                "rolls) hands every bet to the house."
+            )
+        return even.format(count=count)
     if odds.a_wins > odds.b_wins:
         favourite, chance, other, other_chance = odds.die_a, odds.a_wins, odds.die_b, odds.b_wins
     else:
         favourite, chance, other, other_chance = odds.die_b, odds.b_wins, odds.die_a, odds.a_wins
     ratio = float(chance / other_chance)
-    return _(
-        "The {favourite} is the favourite: it wins {percent} of rolls, {ratio}x as often as "
-        "the {other}, and a tie ({chance} rolls) hands every bet to the house."
-    ).format(
+    if exact:
+        text = _(
+            "The {favourite} is the favourite: it wins {percent} of rolls, {ratio}x as often "
+            "as the {other}, and a tie (1 in {count} rolls) hands every bet to the house."
+        )
+    else:
+        text = _(
+            "The {favourite} is the favourite: it wins {percent} of rolls, {ratio}x as often "
+            "as the {other}, and a tie (about 1 in {count} rolls) hands every bet to the house."
+        )
+    return text.format(
         favourite=die_name(favourite),
         percent=percent(float(chance)),
         ratio=number(ratio, 1),
         other=die_name(other),
-        chance=tie_chance,
+        count=count,
     )
 
 
@@ -230,19 +236,19 @@ def game_length_reading(table: LengthTable) -> str:
     # Translators: {low}-{high} is a range of rounds (8-12); {command} is a slash command.
     if not near:
         sentence = _(
-            "The card's designer aimed at {low}-{high} rounds. At {points} points that holds "
+            "The game's designer aimed at {low}-{high} rounds. At {points} points that holds "
             "with no table size; with {fewest} a game lasts about {rounds} rounds (most "
             "between {p10} and {p90})."
         )
     elif len(near) == 1:
         sentence = _(
-            "The card's designer aimed at {low}-{high} rounds. At {points} points that holds "
+            "The game's designer aimed at {low}-{high} rounds. At {points} points that holds "
             "with {first} players; with {fewest} a game lasts about {rounds} rounds (most "
             "between {p10} and {p90})."
         )
     else:
         sentence = _(
-            "The card's designer aimed at {low}-{high} rounds. At {points} points that holds "
+            "The game's designer aimed at {low}-{high} rounds. At {points} points that holds "
             "with {first} to {last} players; with {fewest} a game lasts about {rounds} rounds "
             "(most between {p10} and {p90})."
         )
@@ -272,39 +278,83 @@ class SeatFigures:
     turns_p90: int | None = None
 
 
-# The simulated levels: how a sentence names the play at each level, and the sentence for a
-# level where every game was drawn.
-LEVEL_PLAY = {"Random": N_("random play"), "Medium": N_("medium play")}
+# The simulated levels by name: each line about a level starts with its bold heading, and
+# each reading is one sentence per level (a level's name slotted into a sentence would
+# need an article, a case or an agreement of its own in other languages).
+LEVEL_HEADINGS = {"Random": N_("Random play"), "Medium": N_("Medium play")}
 LEVEL_ALL_DRAWN = {
     "Random": N_("Every random game was drawn."),
     "Medium": N_("Every medium game was drawn."),
 }
-
-
-def level_play(level: str) -> str:
-    """``medium play`` in the current language (lowercase, for inside a sentence)."""
-    name = LEVEL_PLAY.get(level)
-    return _(name) if name is not None else f"{level.lower()} play"
+# Is moving first worth anything, at each level: a real (or small but real) advantage or
+# disadvantage, or no measurable difference.
+LEVEL_READINGS = {
+    "Random": {
+        "small_advantage": N_(
+            "At random play moving first is a small but real advantage: the first player "
+            "takes {share} of the games somebody wins."
+        ),
+        "advantage": N_(
+            "At random play moving first is a real advantage: the first player takes {share} "
+            "of the games somebody wins."
+        ),
+        "small_disadvantage": N_(
+            "At random play moving first is a small but real disadvantage: the first player "
+            "takes {share} of the games somebody wins."
+        ),
+        "disadvantage": N_(
+            "At random play moving first is a real disadvantage: the first player takes "
+            "{share} of the games somebody wins."
+        ),
+        "even": N_(
+            "At random play moving first makes no measurable difference: the first player "
+            "takes {share} of the games somebody wins."
+        ),
+    },
+    "Medium": {
+        "small_advantage": N_(
+            "At medium play moving first is a small but real advantage: the first player "
+            "takes {share} of the games somebody wins."
+        ),
+        "advantage": N_(
+            "At medium play moving first is a real advantage: the first player takes {share} "
+            "of the games somebody wins."
+        ),
+        "small_disadvantage": N_(
+            "At medium play moving first is a small but real disadvantage: the first player "
+            "takes {share} of the games somebody wins."
+        ),
+        "disadvantage": N_(
+            "At medium play moving first is a real disadvantage: the first player takes "
+            "{share} of the games somebody wins."
+        ),
+        "even": N_(
+            "At medium play moving first makes no measurable difference: the first player "
+            "takes {share} of the games somebody wins."
+        ),
+    },
+}
+# A level the tables above do not know (none today) reads as the medium one's sentences.
+DEFAULT_LEVEL = "Medium"
 
 
 def level_heading(level: str) -> str:
-    """``Medium play``: the level as a bold line starts."""
-    play = level_play(level)
-    # The first letter, wherever it is (a pseudo-localized text starts with a bracket).
-    first = next((index for index, char in enumerate(play) if char.isalpha()), 0)
-    return play[:first] + play[first : first + 1].upper() + play[first + 1 :]
+    """``**Medium play**``: the bold heading a level's line starts with."""
+    name = LEVEL_HEADINGS.get(level)
+    return "**" + (_(name) if name is not None else f"{level} play") + "**"
 
 
 def seat_line(figures: SeatFigures) -> str:
+    """``**Medium play** · 10,000 games: the first player wins …``: a heading, then one
+    sentence."""
     low, high = figures.first_ci95
-    return ngettext(
-        "**{level}** ({games} game): the first player wins **{first}** (most likely between "
-        "{low} and {high}), the second {second}, draws {draws}.",
-        "**{level}** ({games} games): the first player wins **{first}** (most likely between "
-        "{low} and {high}), the second {second}, draws {draws}.",
+    sentence = ngettext(
+        "{games} game: the first player wins **{first}** (most likely between {low} and "
+        "{high}), the second {second}, draws {draws}.",
+        "{games} games: the first player wins **{first}** (most likely between {low} and "
+        "{high}), the second {second}, draws {draws}.",
         figures.games,
     ).format(
-        level=level_heading(figures.level),
         games=number(figures.games),
         first=percent_1(figures.first_wins),
         low=percent_1(low),
@@ -312,28 +362,31 @@ def seat_line(figures: SeatFigures) -> str:
         second=percent_1(figures.second_wins),
         draws=percent_1(figures.draws),
     )
+    return f"{level_heading(figures.level)} · {sentence}"
 
 
 def length_line(figures: SeatFigures) -> str:
-    level = level_heading(figures.level)
+    """``**Medium play** · 30.8 turns on average, …``: a heading, then one sentence."""
+    heading = level_heading(figures.level)
     if figures.mean_turns is None or figures.median_turns is None:
-        return _("**{level}**: no games.").format(level=level)
+        return f"{heading} · " + _("No games.")
     values = {
-        "level": level,
         "mean": number(figures.mean_turns, 1),
         "median": number(figures.median_turns),
         "share": i18n.percent(0.8),
         "fewest": number(17),
     }
     if figures.turns_p10 is not None and figures.turns_p90 is not None:
-        return _(
-            "**{level}**: {mean} turns on average, median {median}, {share} of games last "
-            "{p10}–{p90} (a turn is one die placed; {fewest} at the very least)."
+        sentence = _(
+            "{mean} turns on average, median {median}, {share} of games last {p10}–{p90} (a "
+            "turn is one die placed; {fewest} at the very least)."
         ).format(p10=number(figures.turns_p10), p90=number(figures.turns_p90), **values)
-    return _(
-        "**{level}**: {mean} turns on average, median {median} (a turn is one die placed; "
-        "{fewest} at the very least)."
-    ).format(**values)
+    else:
+        sentence = _(
+            "{mean} turns on average, median {median} (a turn is one die placed; {fewest} at "
+            "the very least)."
+        ).format(**values)
+    return f"{heading} · {sentence}"
 
 
 def advantage_reading(figures: SeatFigures) -> str:
@@ -346,32 +399,14 @@ def advantage_reading(figures: SeatFigures) -> str:
     low, high = figures.decided_ci95
     # Within two points of even, a significant difference is still a small one.
     small = abs(figures.decided_share - 0.5) < 0.02
-    if low > 0.5 and small:
-        sentence = _(
-            "At {play} moving first is a small but real advantage: the first player takes "
-            "{share} of the games somebody wins."
-        )
-    elif low > 0.5:
-        sentence = _(
-            "At {play} moving first is a real advantage: the first player takes {share} of "
-            "the games somebody wins."
-        )
-    elif high < 0.5 and small:
-        sentence = _(
-            "At {play} moving first is a small but real disadvantage: the first player takes "
-            "{share} of the games somebody wins."
-        )
+    if low > 0.5:
+        verdict = "small_advantage" if small else "advantage"
     elif high < 0.5:
-        sentence = _(
-            "At {play} moving first is a real disadvantage: the first player takes {share} of "
-            "the games somebody wins."
-        )
+        verdict = "small_disadvantage" if small else "disadvantage"
     else:
-        sentence = _(
-            "At {play} moving first makes no measurable difference: the first player takes "
-            "{share} of the games somebody wins."
-        )
-    return sentence.format(play=level_play(figures.level), share=percent_1(figures.decided_share))
+        verdict = "even"
+    readings = LEVEL_READINGS.get(figures.level, LEVEL_READINGS[DEFAULT_LEVEL])
+    return _(readings[verdict]).format(share=percent_1(figures.decided_share))
 
 
 def percent_1(value: float) -> str:

@@ -51,10 +51,10 @@ ROUND_TEXTS: dict[str, RoundTexts] = {
         heading=N_("{game} — Round {round}"),
         locked_title=N_("Locked in — {game} round {round}"),
         over_title=N_("{game} — round {round} is over"),
-        next_controls=N_("Your controls for the next round follow in a new message."),
-        not_begun=N_("That control is for round {requested}, which has not begun."),
+        next_controls=N_("Your menu for the next round comes in a new message."),
+        not_begun=N_("That press is for round {requested}, which has not begun."),
         stale=N_(
-            "That control belongs to round {requested}, which is over: this is round "
+            "That press is for round {requested}, which is over: this is round "
             "{current}. Use your latest DM or the **Make your move** button on the game "
             "message."
         ),
@@ -74,10 +74,10 @@ ROUND_TEXTS: dict[str, RoundTexts] = {
         heading=N_("{game} — Turn {round}"),
         locked_title=N_("Locked in — {game} turn {round}"),
         over_title=N_("{game} — turn {round} is over"),
-        next_controls=N_("Your controls for the next turn follow in a new message."),
-        not_begun=N_("That control is for turn {requested}, which has not begun."),
+        next_controls=N_("Your menus for the next turn come in a new message."),
+        not_begun=N_("That press is for turn {requested}, which has not begun."),
         stale=N_(
-            "That control belongs to turn {requested}, which is over: this is turn "
+            "That press is for turn {requested}, which is over: this is turn "
             "{current}. Use your latest DM or the **Make your move** button on the game "
             "message."
         ),
@@ -233,8 +233,9 @@ class SecretDuelGame(ABC, Generic[StateT]):
         return type(self).picture is not SecretDuelGame.picture
 
     @abstractmethod
-    def choice_text(self, choice: dict[str, Any] | Any) -> str:
-        """A player's own locked choice in words (only ever shown to that player)."""
+    def choice_text(self, choice: dict[str, Any] | Any) -> str | None:
+        """A player's own locked choice by the names of what they picked (only ever shown
+        to that player), None when there is nothing to name (the dice chose)."""
 
     # -- controls -------------------------------------------------------------------------
 

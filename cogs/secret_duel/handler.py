@@ -27,7 +27,7 @@ from bot.model.contract import (
     ShowContext,
     Step,
     StepContext,
-    cancel_reason,
+    stop_cause,
 )
 from bot.model.text import clip
 from bot.pictures import worker as picture_worker
@@ -96,7 +96,7 @@ class SecretDuelHandler(Generic[StateT]):
             )
         return self.public.render_public(
             session,
-            cancelled_because=cancel_reason(context.events),
+            cancelled_because=stop_cause(context.events),
             dm_closed=context.dm_closed,
             picture=picture,
         )
@@ -207,8 +207,9 @@ class SecretDuelHandler(Generic[StateT]):
         )
         embed = discord.Embed(title=clip(f"🔒 {title}", 256), colour=COLOUR_RUNNING)
         lines = []
-        if own is not None:
-            lines.append(_("Your choice: {choice}").format(choice=self.rules.choice_text(own)))
+        shown = None if own is None else self.rules.choice_text(own)
+        if shown is not None:
+            lines.append(_("Your choice: {choice}").format(choice=shown))
         lines.append(_("A choice is final. The reveal comes as soon as your opponent locks in."))
         link = message_link(session)
         if link:
@@ -230,10 +231,9 @@ class SecretDuelHandler(Generic[StateT]):
         lines: list[str] = []
         if reveal_round:
             own = revealed_choice(ui.reveal, seat)
-            if own is not None:
-                lines.append(
-                    "🔒 " + _("Locked in: {choice}").format(choice=self.rules.choice_text(own))
-                )
+            shown = None if own is None else self.rules.choice_text(own)
+            if shown is not None:
+                lines.append("🔒 " + _("Locked in: {choice}").format(choice=shown))
             lines.extend(self.rules.narrate(ui.reveal, shown_names(session)))
         game = self.rules.shown_title()
         if final:

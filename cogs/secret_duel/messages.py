@@ -14,7 +14,13 @@ from typing import Any, Generic
 import discord
 
 from bot.i18n import _, list_of, number
-from bot.model.contract import MessageFields, Session, cancel_reason, stopped_text
+from bot.model.contract import (
+    MessageFields,
+    Session,
+    stop_cause,
+    stopped_challenge_text,
+    stopped_text,
+)
 from bot.model.series import challenge_line, is_rematch, load_series, running_line
 from bot.model.text import clip, escape
 from bot.pictures import palette
@@ -55,7 +61,7 @@ class PublicMessage(Generic[StateT]):
             if closed is not None:
                 return self.render_closed_challenge(session, closed)
             if not session.is_open:
-                return self.render_closed_challenge(session, "closed", cancel_reason(events))
+                return self.render_closed_challenge(session, "closed", stop_cause(events))
             challenge = session.state["challenge"]
             series = challenge_line(load_series(session.state), raw_names(session))
             details = self.rules.challenge_details(challenge.get("options") or {})
@@ -76,7 +82,7 @@ class PublicMessage(Generic[StateT]):
         }
 
     def render_closed_challenge(
-        self, session: Session, how: str, reason: str | None = None
+        self, session: Session, how: str, cause: str | None = None
     ) -> dict[str, Any]:
         challenge = session.state.get("challenge", {})
         challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
@@ -102,24 +108,12 @@ class PublicMessage(Generic[StateT]):
                     "answer."
                 )
             )
-        elif reason:
-            # Translators: {reason} is why the game was stopped, e.g. "stopped by an admin".
-            template = (
-                _("The {game} rematch from {challenger} to {opponent} was {reason}.")
-                if rematch
-                else _("The {game} challenge from {challenger} to {opponent} was {reason}.")
-            )
         else:
-            template = (
-                _("The {game} rematch from {challenger} to {opponent} was closed.")
-                if rematch
-                else _("The {game} challenge from {challenger} to {opponent} was closed.")
-            )
+            template = stopped_challenge_text(cause, rematch=rematch)
         text = template.format(
             game=self.rules.shown_title(),
             challenger=f"<@{challenger}>",
             opponent=f"<@{opponent}>",
-            reason=_(reason) if reason else "",
         )
         return {"content": text, "embed": None, "view": None}
 
@@ -135,7 +129,8 @@ class PublicMessage(Generic[StateT]):
         winner), the last reveal and who has locked in (never what) in the embed, the
         picture where the game has one (bars and seat details are then left to it), time
         left, and the buttons. Built from the public view only. ``cancelled_because`` is
-        the reason a cancel that just happened gave."""
+        the stored reason a cancel that just happened gave
+        (``stop_cause``)."""
         parsed = self.moves.parse(session)
         assert parsed is not None
         state, ui = parsed
@@ -245,7 +240,7 @@ class PublicMessage(Generic[StateT]):
                 "Neither player locked in before the time ran out, so the game is abandoned; "
                 "no result counts."
             )
-        return stopped_text(cancel_reason(events))
+        return stopped_text(stop_cause(events))
 
     def headline(self, session: Session) -> str:
         a, b = session.user_of(0), session.user_of(1)
@@ -277,12 +272,7 @@ class PublicMessage(Generic[StateT]):
         result = self.rules.result(state)
         if result is None:
             if session.status == "cancelled":
-                if cancelled_because:
-                    # Translators: {reason} is why, e.g. "stopped by an admin".
-                    return "🛑 " + _("This game was {reason}; no result counts.").format(
-                        reason=_(cancelled_because)
-                    )
-                return "🛑 " + _("This game was stopped; no result counts.")
+                return "🛑 " + stopped_text(cancelled_because)
             waiting = self.rules.waiting_for(state)
             if not waiting:
                 return _("Revealing…")

@@ -182,7 +182,7 @@ class SecretDuelMoves(Generic[StateT]):
             )
         if series.is_match and not match_over_after(series, winner):
             raise UserError(
-                _("The match goes on: press **Start game {number}**.").format(
+                _("The series goes on: press **Start game {number}**.").format(
                     number=number(series.game + 1)
                 )
             )

@@ -105,7 +105,7 @@ POINTS_CHOICES = [
     ),
     *(
         app_commands.Choice(
-            name=f"{target} points" + (" (the card)" if target == wd.TARGET_POINTS else ""),
+            name=f"{target} points" + (" (standard game)" if target == wd.TARGET_POINTS else ""),
             value=target,
         )
         for target in OFFERED_TARGETS
@@ -151,7 +151,7 @@ class WeightedDice(
         extras={"public": True},
     )
     @app_commands.describe(
-        points="Points to win: the card's 150, or a short game of about 10-12 rounds.",
+        points="Points to win: the standard 150, or a short game of about 10-12 rounds.",
         betting_window=f"Seconds betting stays open each round ({BETTING_WINDOW_BOUNDS[0]}-"
         f"{BETTING_WINDOW_BOUNDS[1]}; default: this server's setting).",
         house_setup=f"Seconds the house has to set up a round ({HOUSE_SETUP_BOUNDS[0]}-"

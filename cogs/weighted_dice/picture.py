@@ -411,7 +411,8 @@ def _alt_text(
             )
         else:
             seats.append(f"{short[seat]} {points}")
-    parts.append(_("Seats: {seats}.").format(seats="; ".join(seats)))
+    # A heading and a list of "name points (role)" items: no sentence to agree with.
+    parts.append(_("Seats:") + " " + "; ".join(seats) + ".")
     return " ".join(parts)
 
 

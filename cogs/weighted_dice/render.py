@@ -135,27 +135,32 @@ def _names_list(names: Sequence[str]) -> str:
     return weighted_picture.names_list([f"**{name}**" for name in names])
 
 
-def _timestamp(at: float | None) -> str:
-    # Translators: when a timer fires, if its time is not known ("Betting closes soon").
-    return _("soon") if at is None else f"<t:{int(at)}:R>"
+def _timestamp(at: float) -> str:
+    """A Discord timestamp ("in 2 minutes", in each reader's own language)."""
+    return f"<t:{int(at)}:R>"
 
 
 # -- the table's options ----------------------------------------------------------------------
 
 
-def length_text(length: GameLength) -> str:
-    """ "about 10 rounds (most games 6 to 16)": the lab's estimate for this table."""
+def length_text(length: GameLength, players: int) -> str:
+    """ "With 7 players a game lasts about 10 rounds (most games 6 to 16).": the lab's
+    estimate for this table, one sentence."""
     low, high = round(length.p10), round(length.p90)
     rounds = length.rounds
     if high > low:
         return ngettext(
-            "about **{rounds}** round (most games {low} to {high})",
-            "about **{rounds}** rounds (most games {low} to {high})",
+            "With {players} players a game lasts about **{rounds}** round (most games {low} "
+            "to {high}).",
+            "With {players} players a game lasts about **{rounds}** rounds (most games {low} "
+            "to {high}).",
             rounds,
-        ).format(rounds=number(rounds), low=number(low), high=number(high))
-    return ngettext("about **{rounds}** round", "about **{rounds}** rounds", rounds).format(
-        rounds=number(rounds)
-    )
+        ).format(players=number(players), rounds=number(rounds), low=number(low), high=number(high))
+    return ngettext(
+        "With {players} players a game lasts about **{rounds}** round.",
+        "With {players} players a game lasts about **{rounds}** rounds.",
+        rounds,
+    ).format(players=number(players), rounds=number(rounds))
 
 
 def times_text(options: TableOptions) -> str:
@@ -174,30 +179,24 @@ def lobby_rules_text(options: TableOptions | None, seated: int) -> str:
         return _("First to {target} points wins.").format(target=number(TARGET_POINTS))
     players = max(MIN_PLAYERS, seated)
     target = options.target_for(players)
-    fields = {
-        "target": number(target),
-        "length": length_text(options.length(players)),
-        "players": number(players),
-    }
     if not options.short:
         if target == TARGET_POINTS:
-            # Translators: "the card" is the game's printed rules card (150 points).
-            rules = _(
-                "First to **{target}** points wins (the card): {length} with {players} players."
-            )
+            # Translators: 150 points, the game's standard target (its rules card's).
+            rules = _("First to **{target}** points wins (the standard game).")
         else:
-            rules = _("First to **{target}** points wins: {length} with {players} players.")
+            rules = _("First to **{target}** points wins.")
     elif target == TARGET_POINTS:
         rules = _(
-            "**Short game**: with {players} players the card's {target} points already ends "
-            "in {length}, so first to **{target}** wins."
+            "**Short game**: with {players} players the standard {target} points already "
+            "make a short game, so first to **{target}** wins."
         )
     else:
         rules = _(
-            "**Short game**: first to **{target}** points with {players} players, {length}; "
-            "the target follows the table size until the game starts."
+            "**Short game**: first to **{target}** points with {players} players; the target "
+            "follows the table size until the game starts."
         )
-    return f"{rules.format(**fields)}\n{times_text(options)}"
+    rules = rules.format(target=number(target), players=number(players))
+    return f"{rules} {length_text(options.length(players), players)}\n{times_text(options)}"
 
 
 def table_rules_text(options: TableOptions | None, state: WeightedDiceState) -> str:
@@ -237,7 +236,9 @@ def lobby_embed(
     note: str | None = None,
 ) -> Rendered:
     names = seat_names(seats)
-    host = next((names[s.seat] for s in seats if s.user_id == lobby.host), _("the host"))
+    host = next((f"**{names[s.seat]}**" for s in seats if s.user_id == lobby.host), None)
+    # A host no longer seated (the lobby is closing) is named by a mention.
+    host = host or f"<@{lobby.host}>"
     lines = [
         (
             _("`{number}.` **{name}** — host")
@@ -261,21 +262,21 @@ def lobby_embed(
                 missing,
             ).format(count=number(missing))
             if missing > 0
-            else _("Ready: **{host}** can press **Start**.").format(host=host)
+            else _("Ready: {host} can press **Start**.").format(host=host)
         )
-        description = _(
-            "**{host}** opened a Weighted Dice table: one player is the house, two roll, "
-            "everyone else bets on a roller. {rules}\n"
-            "Press **Join** to take a seat ({low} to {high} players). {status}\n"
-            "The lobby closes {when} if not started."
-        ).format(
-            host=host,
-            rules=lobby_rules_text(lobby.options, len(seats)),
-            low=number(MIN_PLAYERS),
-            high=number(MAX_PLAYERS),
-            status=status,
-            when=_timestamp(lobby.expires_at),
+        # Whole sentences, each its own catalog text.
+        opened = _(
+            "{host} opened a Weighted Dice table: one player is the house, two roll, everyone "
+            "else bets on a roller."
+        ).format(host=host)
+        join = _("Press **Join** to take a seat ({low} to {high} players).").format(
+            low=number(MIN_PLAYERS), high=number(MAX_PLAYERS)
         )
+        closes = _("The lobby closes {when} if not started.").format(
+            when=_timestamp(lobby.expires_at)
+        )
+        rules = lobby_rules_text(lobby.options, len(seats))
+        description = f"{opened} {rules}\n{join} {status}\n{closes}"
     closed = cancelled or lobby.closed is not None
     embed = discord.Embed(
         title=_("🎲 Weighted Dice — lobby"),
@@ -312,23 +313,32 @@ def _phase_text(table: TableState, names: Names) -> str:
     scored yet; after that, one line."""
     state = table.engine
     house = names[state.house]
-    when = _timestamp(table.deadline_at)
+    due = table.deadline_at
     if state.phase == "setup":
-        return _(
+        pick = _(
             "🏠 **{house}** is the house: press **Set up round** to pick two rollers and a die "
-            "for each. If not done {when}, I'll pick at random."
-        ).format(house=house, when=when)
+            "for each."
+        ).format(house=house)
+        if due is None:
+            return pick
+        return (
+            pick + " " + _("If not done {when}, I'll pick at random.").format(when=_timestamp(due))
+        )
     lines = [odds_line(names, state.rollers, state.dice)]
     if state.rounds_played == 0:
         lines.append(
             _(
                 "**Place your bets**: press **Bet on …** and type an amount (1 to your "
                 "points), or use a quick bet. Bets are public and final; the house and the "
-                "rollers don't bet. Betting closes {when}, or as soon as everyone has bet."
-            ).format(when=when)
+                "rollers don't bet."
+            )
         )
+    if due is None:
+        lines.append(_("Betting closes as soon as everyone has bet."))
     else:
-        lines.append(_("Bets close {when} or when everyone has bet.").format(when=when))
+        lines.append(
+            _("Betting closes {when}, or as soon as everyone has bet.").format(when=_timestamp(due))
+        )
     return "\n".join(lines)
 
 

@@ -14,7 +14,14 @@ import re
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import N_, _, ngettext, number
-from bot.model.contract import Session, cancel_reason, stopped_text
+from bot.model.contract import (
+    CHANNEL_DELETED,
+    MESSAGE_REFUSED,
+    STOPPED_BY_ADMIN,
+    Session,
+    stop_cause,
+    stopped_text,
+)
 from game_core.base import Event
 from game_core.weighted_dice import FLOOR_POINTS, RoundSummary, ScoreChange
 
@@ -71,10 +78,18 @@ def change_text(change: ScoreChange, summary: RoundSummary, names: Names) -> str
         case "house_tie":
             text = _("house takes the tie: +{gain} (every bet)")
         case "house_rigged":
-            text = _("house rigged to {floor} (a tie nobody bet on)")
+            # Translators: a tie nobody bet on sets the house's points to the floor (5).
+            text = _("house set to {floor} (a tie nobody bet on)")
+        case "roller_lost" if summary.winner is None:
+            text = _("rolled the tie, unchanged")
+        case "roller_lost":
+            text = _("lost the roll, unchanged")
+        case "house":
+            text = _("the house, unchanged")
+        case "no_bet":
+            text = _("no bet, unchanged")
         case _:
-            text = _("{why}, unchanged")
-            fields["why"] = unchanged_why(change, summary)
+            text = _("unchanged")
     return text.format(**fields)
 
 
@@ -99,26 +114,26 @@ def round_text(summary: RoundSummary, names: Names) -> str:
     """The last scored round: the rolls, the winner, then only the points that moved (who
     stayed the same is one short line, not a "20 → 20" each)."""
     first, second = summary.rollers
-    rolls = _(
-        "**{first}** ({first_die}) rolled **{first_roll}**, **{second}** ({second_die}) rolled "
-        "**{second_roll}**"
-    ).format(
-        first=names[first],
-        first_die=die(summary.dice[0]),
-        first_roll=number(summary.rolls[0]),
-        second=names[second],
-        second_die=die(summary.dice[1]),
-        second_roll=number(summary.rolls[1]),
-    )
+    fields = {
+        "round": number(summary.round),
+        "first": names[first],
+        "first_die": die(summary.dice[0]),
+        "first_roll": number(summary.rolls[0]),
+        "second": names[second],
+        "second_die": die(summary.dice[1]),
+        "second_roll": number(summary.rolls[1]),
+    }
     if summary.winner is None:
-        verdict = _("a tie: the house (**{house}**) wins").format(house=names[summary.house])
+        line = _(
+            "**Round {round}:** **{first}** ({first_die}) rolled **{first_roll}**, **{second}** "
+            "({second_die}) rolled **{second_roll}** → a tie: the house (**{house}**) wins."
+        ).format(house=names[summary.house], **fields)
     else:
-        verdict = _("**{winner}** wins").format(winner=names[summary.rollers[summary.winner]])
-    lines = [
-        _("**Round {round}:** {rolls} → {verdict}.").format(
-            round=number(summary.round), rolls=rolls, verdict=verdict
-        )
-    ]
+        line = _(
+            "**Round {round}:** **{first}** ({first_die}) rolled **{first_roll}**, **{second}** "
+            "({second_die}) rolled **{second_roll}** → **{winner}** wins."
+        ).format(winner=names[summary.rollers[summary.winner]], **fields)
+    lines = [line]
     unchanged = []
     for change in summary.changes:
         if change.reason in UNCHANGED_WHY:
@@ -137,7 +152,8 @@ def round_text(summary: RoundSummary, names: Names) -> str:
             )
         )
     if unchanged:
-        lines.append(_("Unchanged: {players}.").format(players=", ".join(unchanged)))
+        # A heading and a list of "name (why)" items: no sentence to agree with.
+        lines.append(_("Unchanged:") + " " + ", ".join(unchanged) + ".")
     return "\n".join(lines)
 
 
@@ -200,11 +216,11 @@ def notice_text(event: Event, names: Names) -> str | None:
 # Why a game was stopped, as ``SessionService.cancel`` stores it (English, a stored value),
 # and the line a stopped table shows for it.
 STOP_NOTES = {
-    "stopped by an admin": N_("🛑 This game was stopped by an admin; no result was recorded."),
-    "ended because its channel was deleted": N_(
+    STOPPED_BY_ADMIN: N_("🛑 This game was stopped by an admin; no result was recorded."),
+    CHANNEL_DELETED: N_(
         "🛑 This game ended because its channel was deleted; no result was recorded."
     ),
-    "ended because its message could not be posted here": N_(
+    MESSAGE_REFUSED: N_(
         "🛑 This game ended because its message could not be posted here; no result was recorded."
     ),
 }
@@ -212,15 +228,7 @@ STOP_NOTES = {
 
 def stop_note(events: list[Event]) -> str | None:
     """The line a stopped table shows: who stopped it, or why it ended."""
-    # The stored (English) reason picks the sentence; ``cancel_reason`` gives it translated.
-    stored = next(
-        (
-            str(event["reason"])
-            for event in events
-            if event.get("type") == "cancelled" and isinstance(event.get("reason"), str)
-        ),
-        None,
-    )
+    stored = stop_cause(events)
     if stored is None:
         return None
     stopped_by = re.fullmatch(r"ended by ([0-9]{1,20})", stored)
@@ -230,10 +238,7 @@ def stop_note(events: list[Event]) -> str | None:
         )
     if stored in STOP_NOTES:
         return _(STOP_NOTES[stored])
-    # Translators: {reason} is why a game ended, e.g. "stopped by an admin".
-    return _("🛑 This game was {reason}; no result was recorded.").format(
-        reason=cancel_reason(events)
-    )
+    return _("🛑 This game was stopped; no result was recorded.")
 
 
 def stopped_sentence(session: Session, events: list[Event]) -> str | None:
@@ -241,17 +246,10 @@ def stopped_sentence(session: Session, events: list[Event]) -> str | None:
     round is doing (None for a table that is not stopped)."""
     if session.status != "cancelled":
         return None
-    stored = next(
-        (
-            str(event["reason"])
-            for event in events
-            if event.get("type") == "cancelled" and isinstance(event.get("reason"), str)
-        ),
-        "",
-    )
+    stored = stop_cause(events) or ""
     ended_by = re.fullmatch(r"ended by ([0-9]{1,20})", stored)
     if ended_by is None:
-        return stopped_text(cancel_reason(events))
+        return stopped_text(stop_cause(events))
     seat = session.seat_of(int(ended_by.group(1)))
     if seat is None:
         # Translators: a stopped table's picture, read aloud; only its host or someone

@@ -20,7 +20,6 @@ from cogs.admin_render import (
     confirmation_text,
     duration_text,
     permission_check_line,
-    players_text,
     season_dates,
     season_text,
     settings_embed,
@@ -53,8 +52,6 @@ def test_the_settings_embed_in_spanish() -> None:
 def test_durations_counts_and_seasons_in_spanish() -> None:
     with i18n.use("es"):
         assert duration_text(5400) == "1 h 30 min"
-        assert players_text(1) == "1 jugador"
-        assert players_text(3) == "3 jugadores"
         assert season_text(SPRING) == "Temporada 2 · Copa de primavera"
         assert season_text(Season(1, "diceman", 1, "", None)) == "Temporada 1"
         assert season_dates(Season(1, "diceman", 1, "", None)) == "aún sin partidas"

@@ -17,7 +17,7 @@ from bot.ui.replies import known_error_message
 from cogs.dimension_duel import controls as dd_controls
 from cogs.dimension_duel import game as dd_game
 from cogs.dimension_duel import picture as duel_picture
-from cogs.dimension_duel.render import charges_left, narrate_duel
+from cogs.dimension_duel.render import narrate_duel
 from cogs.secret_duel.render import describe_seconds
 from cogs.secret_duel.state import UiState
 from game_core import dimension_duel as dd
@@ -82,8 +82,8 @@ def test_a_deflected_turn_is_narrated_in_spanish() -> None:
         lines = narrate_duel(events, NAMES)
     assert lines == [
         "**Revelación del turno 1** — Alice (Tau) ataca, Bob (Kaon) defiende",
-        "1️⃣ Calibrar: rayo Kaon contra escudo anti-Tau → no coincide: +1 dado para Alice",
-        "2️⃣ Enfoque: Torso contra Cabeza reforzada → +1 dado para Alice",
+        "1️⃣ Rayo y escudo: rayo Kaon contra escudo anti-Tau, no coinciden: +1 dado para Alice.",
+        "2️⃣ Enfoque: Torso contra Cabeza reforzada: +1 dado para Alice.",
         "3️⃣ Funciones: Alice Farol · Bob Deflector",
         "• deflector: cada jugador sufre sus propios dados",
         "4️⃣ Dados: Alice 2 dados (3, 5 = 8) · Bob sin dados",
@@ -98,11 +98,13 @@ def test_a_disrupted_and_intensified_turn_in_french() -> None:
     _, events = play_turn(state, ("kaon", "torso", "intensifier"), ("tau", "head", "disruptor"))
     with i18n.use("fr"):
         lines = narrate_duel(events, NAMES)
-        left = charges_left(dict.fromkeys(dd.CHARGES, 0))
+        left = dd_game.DimensionDuelGame().seat_details(
+            {"charges": [dict.fromkeys(dd.CHARGES, 0)] * 2}, 0
+        )
     assert "• disrupteur : tous les dégâts annulés, personne ne lance" in lines
     assert "4️⃣ Dés : Alice 2 dés · Bob aucun dé — disrupteur, rien n'est lancé" in lines
     assert lines[-1] == "💥 Aucun dégât"
-    assert left == "Bluff uniquement"
+    assert left == ["Fonctions restantes : Bluff uniquement"]
 
 
 def test_the_private_controls_in_spanish() -> None:
@@ -156,7 +158,8 @@ def test_the_public_lines_and_buttons_in_spanish() -> None:
     assert seats == [" · Tau, ataca", " · Kaon, defiende"]
     assert isinstance(roll, discord.ui.DynamicItem) and roll.item.label == "Tirar"
     assert isinstance(move, discord.ui.DynamicItem) and move.item.label == "Haz tu jugada"
-    assert choice == "Partículas Tau · Cabeza · Farol"
+    # The names of what the player picked, nothing slotted around them.
+    assert choice == "Tau · Cabeza · Farol"
     assert wait == "1 min 30 s"
 
 

@@ -40,7 +40,8 @@ def test_durations_and_score_lines() -> None:
 def test_charges_are_listed_in_card_order() -> None:
     charges = {"particle_changer": 1, "deflector": 0, "disruptor": 1, "intensifier": 1}
     assert charges_left(charges) == "Disruptor, Intensifier, Particle Changer"
-    assert charges_left(dict.fromkeys(dd.CHARGES, 0)) == "only Bluff"
+    # Only Bluff left: each caller has its own sentence for that.
+    assert charges_left(dict.fromkeys(dd.CHARGES, 0)) == ""
 
 
 # -- Diceman ----------------------------------------------------------------------------------
@@ -64,23 +65,39 @@ def test_diceman_priority_strike_then_a_blocked_sword_then_a_sword() -> None:
     lines = narrate_diceman(
         diceman_reveal(({"priority": 4, "sword": 6}, {"sword": 5, "shield": 8})), NAMES
     )
-    assert lines[:3] == [
+    # Each player once, in the order they act, what they did under their name; the target
+    # is the other player, so nobody is named again until the damage line.
+    assert lines == [
         "**Round 1 reveal**",
-        "Alice: ⚡ Priority **4** + ⚔️ Sword **6**",
-        "Bob: ⚔️ Sword **5** + 🛡️ Shield **8**",
+        "**Alice** · ⚡ Priority **4** + ⚔️ Sword **6**",
+        "• priority sword strike (lead 4): **4** unblockable; the sword drops to 2",
+        "• sword 2 against shield 8: blocked",
+        "**Bob** · ⚔️ Sword **5** + 🛡️ Shield **8**",
+        # No shield in the way is not worth saying ("against shield 0").
+        "• sword 5: **5** damage",
+        "↳ Alice −5 → 15 · Bob −4 → 16",
     ]
-    # Phases are named by the Priority roll that puts a player in them.
-    assert "__Priority 4__ · Alice acts" in lines
-    assert (
-        "• Alice's priority sword strike (lead 4): **4** unblockable to Bob; "
-        "the sword drops to 2" in lines
+
+
+def test_diceman_names_each_player_at_most_twice_however_long_the_name() -> None:
+    long_names = ("Sir Reginald Longname-Smythe", "Christopher Alexander Robin")
+    for rolls, life in [
+        (({"priority": 4, "sword": 6}, {"sword": 5, "shield": 8}), (20, 20)),
+        (({"magic": 4, "sword": 3}, {"sword": 7, "shield": 2}), (20, 20)),
+        (({"sword": 8, "shield": 10}, {"priority": 6, "sword": 5}), (3, 20)),
+        (({"sword": 3, "magic": 1}, {"sword": 2, "magic": 4}), (2, 2)),
+    ]:
+        text = "\n".join(narrate_diceman(diceman_reveal(rolls, life), long_names))
+        assert [text.count(name) for name in long_names] in ([2, 2], [1, 2], [2, 1])
+
+
+def test_diceman_the_higher_priority_acts_first_whatever_the_seat() -> None:
+    lines = narrate_diceman(
+        diceman_reveal(({"sword": 5, "shield": 8}, {"priority": 4, "sword": 6})), NAMES
     )
-    assert "• Alice's sword 2 against Bob's shield 8: blocked" in lines
-    assert "↳ Bob −4 → 16" in lines
-    assert "__No priority__ · Bob acts" in lines
-    # No shield in the way is not worth saying ("against Alice's shield 0").
-    assert "• Bob's sword 5: **5** damage to Alice" in lines
-    assert lines[-1] == "↳ Alice −5 → 15"
+    assert lines[1] == "**Bob** · ⚡ Priority **4** + ⚔️ Sword **6**"
+    assert lines[4] == "**Alice** · ⚔️ Sword **5** + 🛡️ Shield **8**"
+    assert lines[-1] == "↳ Alice −4 → 16 · Bob −5 → 15"
 
 
 def test_diceman_shield_strike_and_magic() -> None:
@@ -88,22 +105,35 @@ def test_diceman_shield_strike_and_magic() -> None:
     lines = narrate_diceman(
         diceman_reveal(({"priority": 5, "shield": 7}, {"sword": 6, "magic": 3})), NAMES
     )
-    assert (
-        "• Alice's priority shield strike (lead 5, the shield would block 6): **5** "
-        "unblockable to Bob" in lines
-    )
-    assert "• Bob's magic: **3** unblockable to Alice" in lines
+    assert "• priority shield strike (lead 5, the shield would block 6): **5** unblockable" in lines
+    assert lines[-3:] == [
+        "• sword 6 against shield 7: blocked",
+        "• magic: **3** unblockable",
+        "↳ Alice −3 → 17 · Bob −5 → 15",
+    ]
 
 
 def test_diceman_magic_clash_and_fizzle() -> None:
     clash = narrate_diceman(
         diceman_reveal(({"magic": 4, "shield": 5}, {"magic": 1, "shield": 9})), NAMES
     )
-    assert "• magic clash 4 against 1: Alice deals **3**" in clash
+    # Both act in phase 0: each one's side of the clash, under their name.
+    assert clash[1:] == [
+        "**Alice** · 🔮 Magic **4** + 🛡️ Shield **5**",
+        "• magic 4 beats magic 1: **3** unblockable",
+        "**Bob** · 🔮 Magic **1** + 🛡️ Shield **9**",
+        "• acts in the same phase: the damage lands together",
+        "• magic 1 loses to magic 4",
+        "↳ Bob −3 → 17",
+    ]
+    even = narrate_diceman(
+        diceman_reveal(({"magic": 2, "shield": 5}, {"magic": 2, "shield": 9})), NAMES
+    )
+    assert even.count("• magic 2 against magic 2: it cancels out") == 2
     fizzle = narrate_diceman(
         diceman_reveal(({"magic": 4, "sword": 3}, {"sword": 7, "shield": 2})), NAMES
     )
-    assert "• Alice's magic fizzles: they were hit in this phase" in fizzle
+    assert "• magic fizzles: hit in this phase" in fizzle
 
 
 def test_diceman_names_no_sword_strike_without_a_sword() -> None:
@@ -112,7 +142,7 @@ def test_diceman_names_no_sword_strike_without_a_sword() -> None:
         diceman_reveal(({"magic": 2, "shield": 7}, {"sword": 3, "shield": 4})), NAMES
     )
     assert not any("sword 0" in line for line in lines)
-    assert "• Bob's sword 3 against Alice's shield 7: blocked" in lines
+    assert "• sword 3 against shield 7: blocked" in lines
 
 
 def test_diceman_deaths_before_acting_and_draws() -> None:
@@ -120,13 +150,16 @@ def test_diceman_deaths_before_acting_and_draws() -> None:
     early = narrate_diceman(
         diceman_reveal(({"sword": 8, "shield": 10}, {"priority": 6, "sword": 5}), (3, 20)), NAMES
     )
-    assert early[-1] == "💀 Alice falls before acting."
-    assert not any("No priority" in line for line in early)
+    assert early[-3:] == [
+        "**Alice** · ⚔️ Sword **8** + 🛡️ Shield **10**",
+        "• 💀 falls before acting",
+        "↳ Alice −5 → 0 💀",
+    ]
     # Rules example 7: both at 2 life fall together in phase 0.
     both = narrate_diceman(
         diceman_reveal(({"sword": 3, "magic": 1}, {"sword": 2, "magic": 4}), (2, 2)), NAMES
     )
-    assert both[-2:] == ["💀 Alice falls.", "💀 Bob falls."]
+    assert both[-1] == "↳ Alice −2 → 0 💀 · Bob −3 → 0 💀"
 
 
 # -- Dimension Duel ---------------------------------------------------------------------------
@@ -167,8 +200,8 @@ def test_duel_deflected_turn_step_by_step() -> None:
     )
     assert lines == [
         "**Turn 1 reveal** — Alice (Tau) attacks, Bob (Kaon) defends",
-        "1️⃣ Calibrate: Kaon ray against anti-Tau shield → no match: +1 die to Alice",
-        "2️⃣ Focus: Torso against Head reinforced → +1 die to Alice",
+        "1️⃣ Ray and shield: Kaon ray against anti-Tau shield, no match: +1 die to Alice.",
+        "2️⃣ Focus: Torso against Head reinforced: +1 die to Alice.",
         "3️⃣ Functions: Alice Bluff · Bob Deflector",
         "• deflector: each player suffers their own dice",
         "4️⃣ Dice: Alice 2 dice (3, 5 = 8) · Bob no dice",
@@ -182,9 +215,11 @@ def test_duel_particle_changers() -> None:
     flipped = narrate_duel(
         duel_turn(("tau", "head", "changer_self"), ("tau", "head", "bluff"), [6]), NAMES
     )
-    assert "• particles changed: now Kaon ray against anti-Tau shield → +1 die to Alice" in (
+    assert "• particles changed: now Kaon ray against anti-Tau shield, +1 die to Alice" in (flipped)
+    assert "1️⃣ Ray and shield: Tau ray against anti-Tau shield, the shield matches: no die." in (
         flipped
     )
+    assert "2️⃣ Focus: Head against Head reinforced, the right place: no die." in flipped
     assert "💥 Damage: Bob −6 (75 → 69)" in flipped
     # Rules example 3: the opponent flips it back.
     cancelled = narrate_duel(
@@ -217,10 +252,10 @@ def test_duel_classic_turn_shows_the_card_rolls() -> None:
     state, _ = dd.apply(state, {"type": "roll", "player": 0}, ScriptedDice([]))
     _, events = dd.apply(state, {"type": "roll", "player": 1}, ScriptedDice(faces))
     lines = narrate_duel(events, NAMES)
-    assert lines[1] == (
-        "🎲 Card rolls: Alice rolled 2 → Tau ray, 1 → Head, 1 → Bluff · "
-        "Bob rolled 5 → anti-Kaon shield, 1 → Head, 3 → Delayed Attack"
-    )
+    assert lines[1:3] == [
+        "🎲 Alice's card rolls: 2 → Tau ray, 1 → Head, 1 → Bluff",
+        "🎲 Bob's card rolls: 5 → anti-Kaon shield, 1 → Head, 3 → Delayed Attack",
+    ]
     # One die needs no sum: "(6)", never "(6 = 6)".
     assert "4️⃣ Dice: Alice 1 die (6) · Bob 1 die (6)" in lines
 

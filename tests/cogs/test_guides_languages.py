@@ -192,7 +192,7 @@ def test_odds_in_spanish() -> None:
     assert "Gana el d20: **7/8** = 87,5\xa0%" in pair.description
     assert "Empate, la banca se queda con todas las apuestas: **1/20** = 5\xa0%" in pair.description
     assert fields(pair)["Interpretación"].startswith("El d20 es el favorito: gana el 87,5\xa0%")
-    assert reading.startswith("Con nivel medio, empezar primero es una ventaja real")
+    assert reading.startswith("En el nivel medio, mover primero es una ventaja real")
     assert "`/weighted nueva puntos:" in fields(grid)["Cuánto dura una partida"]
 
 

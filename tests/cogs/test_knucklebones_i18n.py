@@ -105,8 +105,8 @@ def test_the_status_line_in_spanish() -> None:
         )
         finished = render.status_line(FINISHED, PLAYERS, render.Clock())
     assert line == (
-        "🎲 <@22> sacó ⚁ **2**: elige una columna. Antes: alice puso un 3 en la columna 2 y "
-        "eliminó dos 3. ⏳ <t:1800000300:R>"
+        "🎲 <@22> sacó ⚁ **2**: elige una columna. Última jugada: alice puso un 3 en la "
+        "columna 2 y eliminó dos 3. ⏳ <t:1800000300:R>"
     )
     assert warned.endswith(" ⚠️ Se acaba el tiempo: <t:1800000300:R>")
     assert ai == "🤖 **Dicebot** (difícil) sacó ⚄ **5** y está pensando…"
@@ -274,6 +274,6 @@ def test_every_catalog_message_of_the_status_line_is_in_french() -> None:
     with i18n.use("fr"):
         line = render.status_line(KNOCKOUT, PLAYERS, render.Clock(turn_due_at=1_800_000_300.0))
     assert line == (
-        "🎲 <@22> a obtenu ⚁ **2** : choisis une colonne. Avant : alice a placé un 3 dans la "
-        "colonne 2 et éliminé deux 3. ⏳ <t:1800000300:R>"
+        "🎲 <@22> a obtenu ⚁ **2** : choisis une colonne. Dernier coup : alice a placé un 3 "
+        "dans la colonne 2 et éliminé deux 3. ⏳ <t:1800000300:R>"
     )

@@ -193,7 +193,7 @@ def test_status_line_is_one_line_with_the_turn_the_die_and_the_last_move() -> No
     )
     line = render.status_line(view, PLAYERS, render.Clock(turn_due_at=1_800_000_300.0))
     assert line == (
-        "🎲 <@22> rolled ⚁ **2**: pick a column. Last: alice put a 3 in column 2, "
+        "🎲 <@22> rolled ⚁ **2**: pick a column. Last move: alice put a 3 in column 2, "
         "knocking out two 3s. ⏳ <t:1800000300:R>"
     )
     assert "\n" not in line
@@ -213,13 +213,15 @@ def test_last_move_text_says_what_was_knocked_out() -> None:
         current=1,
         last_move={"player": 0, "column": 1, "face": 3, "removed": [3, 3]},
     )
-    assert render.last_move_text(view, PLAYERS) == "alice put a 3 in column 2, knocking out two 3s"
+    assert render.last_move_text(view, PLAYERS) == (
+        "Last move: alice put a 3 in column 2, knocking out two 3s."
+    )
     quiet = position(
         [[[6], [], []], [[], [], []]],
         current=1,
         last_move={"player": 0, "column": 0, "face": 6, "removed": []},
     )
-    assert render.last_move_text(quiet, PLAYERS) == "alice put a 6 in column 1"
+    assert render.last_move_text(quiet, PLAYERS) == "Last move: alice put a 6 in column 1."
 
 
 def test_result_lines_name_the_winner_with_their_score_first() -> None:

@@ -183,12 +183,11 @@ def test_percent(value: float, text: str) -> None:
     assert render.percent(value) == text
 
 
-@pytest.mark.parametrize(
-    ("chance", "text"),
-    [(Fraction(1, 4), "1 in 4"), (Fraction(1, 12), "1 in 12"), (Fraction(3, 20), "about 1 in 7")],
-)
-def test_one_in(chance: Fraction, text: str) -> None:
-    assert render.one_in(chance) == text
+def test_a_tie_that_is_not_exactly_one_in_n_reads_about_one_in_n() -> None:
+    exact = render.PairOdds(4, 4, Fraction(3, 8), Fraction(3, 8), Fraction(1, 4))
+    assert "a tie (1 in 4 rolls)" in render.pair_reading(exact)
+    rounded = render.PairOdds(6, 8, Fraction(5, 12), Fraction(13, 30), Fraction(3, 20))
+    assert "a tie (about 1 in 7 rolls)" in render.pair_reading(rounded)
 
 
 def test_die_against_all_rows() -> None:
@@ -253,15 +252,21 @@ def test_advantage_reading_when_every_game_is_drawn() -> None:
 def test_seat_and_length_lines() -> None:
     figures = seats(0.51, 0.5, 0.52)
     assert render.seat_line(figures) == (
-        "**Medium play** (10,000 games): the first player wins **50.0%** "
+        "**Medium play** · 10,000 games: the first player wins **50.0%** "
         "(most likely between 49.0% and 51.0%), the second 48.0%, draws 2.0%."
     )
     assert render.length_line(figures) == (
-        "**Medium play**: 30.8 turns on average, median 29, 80% of games last 21–43 "
+        "**Medium play** · 30.8 turns on average, median 29, 80% of games last 21–43 "
         "(a turn is one die placed; 17 at the very least)."
     )
     no_games = seats(0.5, 0, 1, mean_turns=None, median_turns=None)
-    assert render.length_line(no_games) == "**Medium play**: no games."
+    assert render.length_line(no_games) == "**Medium play** · No games."
+    # Each level's reading is a sentence of its own, not a level slotted into one.
+    random_play = seats(0.548, 0.546, 0.550, level="Random")
+    assert render.advantage_reading(random_play).startswith(
+        "At random play moving first is a real advantage"
+    )
+    assert render.seat_line(random_play).startswith("**Random play** · 10,000 games")
 
 
 def test_seat_figures_read_a_lab_report() -> None:

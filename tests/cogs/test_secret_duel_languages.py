@@ -102,8 +102,7 @@ def test_the_public_message_in_spanish() -> None:
     assert embed.fields[2].name == "⏱️ Tiempo restante"
     assert " por ronda; quien no llegue a tiempo pierde por abandono)" in embed.fields[2].value
     assert embed.footer.text == (
-        "Las elecciones son secretas hasta que ambos las fijen. Los controles llegan por MD, "
-        "o pulsa Haz tu jugada. Usa /diceman rendirse para rendirte."
+        "Las elecciones son secretas hasta que ambos las fijen: elige por MD o pulsa Haz tu jugada."
     )
     assert [item.item.label for item in fields["view"].children] == ["Haz tu jugada"]
 
@@ -157,7 +156,7 @@ def test_refusals_in_the_players_language() -> None:
     with i18n.use("es"), pytest.raises(StaleControl) as stale:
         h.check_round(h.parse(s)[0], 0)  # type: ignore[index]
     assert str(stale.value) == (
-        "Ese control es de la ronda 0, que ya terminó: ahora se juega la ronda 1. Usa tu MD "
+        "Eso era de la ronda 0, que ya terminó: ahora se juega la ronda 1. Usa tu MD "
         "más reciente o el botón **Haz tu jugada** del mensaje de la partida."
     )
     # The rule engine's own refusals: English templates, shown in the player's language.

@@ -133,7 +133,7 @@ def test_the_lobby_in_spanish() -> None:
     assert description.startswith(
         "**Hugo** abrió una mesa de Weighted Dice: un jugador es la banca, dos lanzan y todos "
         "los demás apuestan por un lanzador. Gana quien llegue primero a **150** puntos (la "
-        "carta): unas **35** rondas"
+        "partida estándar). Con 5 jugadores, una partida dura unas **35** rondas"
     )
     assert "Las apuestas siguen abiertas **20 s** por ronda" in description
     assert "Faltan **2** jugadores más para empezar." in description
@@ -171,7 +171,7 @@ def test_a_scored_round_and_the_betting_table_in_spanish() -> None:
     assert description.startswith(
         "Probabilidades: gana **Rudi** 17/24 (70,8\u00a0%) · gana **Xena** 5/24 (20,8\u00a0%) · "
         "empate (gana la banca) 1/12 (8,3\u00a0%)\n"
-        "Las apuestas se cierran <t:1800000020:R> o cuando todos hayan apostado."
+        "Las apuestas se cierran <t:1800000020:R>, o en cuanto todos hayan apostado."
     )
     assert "🚪 **Rosa** dejó la mesa y conserva 21 puntos para la clasificación." in description
     assert rendered.embed.footer.text == (

@@ -164,7 +164,7 @@ def test_every_reason_reads_as_what_happened() -> None:
 
     rigged = scored([40, 20, 20, 20, 20, 20], (3, 3), []).last_round
     assert rigged is not None
-    assert "house rigged to 5 (a tie nobody bet on)" in round_text(rigged, names)
+    assert "house set to 5 (a tie nobody bet on)" in round_text(rigged, names)
 
 
 def test_names_cannot_format_or_mention() -> None:
@@ -299,23 +299,31 @@ def test_the_lobby_shows_the_target_its_length_for_the_players_seated_and_the_ti
     lobby = LobbyState(host=100, expires_at=1_800_001_800.0, options=standard)
     text = lobby_embed(lobby, seats(NAMES[:2]), 7).embed.description or ""
     # Fewer than five seated: the length of the smallest game that can start.
-    assert "First to **150** points wins (the card): about **35** rounds (most games" in text
-    assert "with 5 players" in text
+    assert (
+        "First to **150** points wins (the standard game). With 5 players a game lasts about "
+        "**35** rounds (most games"
+    ) in text
     assert "Bets stay open **20 s** a round; the house has **60 s** to set up." in text
     six = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
-    assert "about **24** rounds" in six and "with 6 players" in six
+    assert "With 6 players a game lasts about **24** rounds" in six
 
 
 def test_a_short_game_lobby_follows_the_table_size_until_it_starts() -> None:
     lobby = LobbyState(host=100, expires_at=1_800_001_800.0, options=SHORT)
     five = lobby_embed(lobby, seats(NAMES[:5]), 7).embed.description or ""
-    assert "**Short game**: first to **60** points with 5 players, about **10** rounds" in five
+    assert (
+        "**Short game**: first to **60** points with 5 players; the target follows the table "
+        "size until the game starts. With 5 players a game lasts about **10** rounds"
+    ) in five
     assert "Bets stay open **45 s** a round; the house has **90 s** to set up." in five
     six = lobby_embed(lobby, seats(NAMES), 7).embed.description or ""
     assert "first to **80** points with 6 players" in six
     twelve = [f"P{i}" for i in range(12)]
     full = lobby_embed(lobby, seats(twelve), 7).embed.description or ""
-    assert "with 12 players the card's 150 points already ends in about **8** rounds" in full
+    assert (
+        "with 12 players the standard 150 points already make a short game, so first to "
+        "**150** wins. With 12 players a game lasts about **8** rounds"
+    ) in full
 
 
 def test_the_table_footer_names_the_target_its_length_and_the_times() -> None:

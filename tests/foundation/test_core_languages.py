@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.app import STALE_CONTROL, check_options
-from bot.model.contract import cancel_reason
+from bot.model.contract import stop_cause, stopped_challenge_text, stopped_text
 from bot.model.errors import (
     DatabaseUnavailable,
     GameOver,
@@ -98,7 +98,7 @@ def test_discord_refusals_and_checks_in_spanish() -> None:
         )
         missing = missing_permissions(discord.Permissions.none(), in_thread=True)
         assert missing[0] == "Ver canales" and "Enviar mensajes en hilos" in missing
-        assert i18n._(STALE_CONTROL).startswith("Este control ya no está activo")
+        assert i18n._(STALE_CONTROL).startswith("Este botón o menú ya no está activo")
     with i18n.use("fr"):
         assert known_error_message(app_commands.MissingPermissions(["manage_guild"])) == (
             "Tu as besoin de la permission **Gérer le serveur** pour utiliser cette commande."
@@ -153,8 +153,8 @@ def test_challenges_and_rematches_in_spanish() -> None:
         assert play_on_label("rematch")[0] == "Revancha"
         assert play_on_label("lobby")[0] == "Jugar otra vez"
         follow = SimpleNamespace(state={"challenge": {}}, is_open=True, status="pending")
-        assert describe_follow_up(follow, "<link>") == (  # type: ignore[arg-type]
-            "Una revancha de esta partida espera respuesta: <link>"
+        assert describe_follow_up(follow) == (  # type: ignore[arg-type]
+            "Una revancha de esta partida espera respuesta."
         )
         assert already_playing("Bo", False, "knucklebones").startswith(
             "Bo ya tiene una partida abierta en este canal ("
@@ -162,8 +162,19 @@ def test_challenges_and_rematches_in_spanish() -> None:
         assert already_playing("Bo", True, None).startswith(
             "Ya tienes otra partida abierta en este canal."
         )
+        # Each cause of a stopped game is a whole sentence of its own (issue 29: "Esta partida
+        # fue terminó porque se eliminó su canal" came from a fragment slotted into another).
         events = [{"type": "cancelled", "reason": "ended because its channel was deleted"}]
-        assert cancel_reason(events) == "terminó porque se eliminó su canal"
+        assert stopped_text(stop_cause(events)) == (
+            "La partida terminó porque se eliminó su canal; no cuenta ningún resultado."
+        )
+        admin = [{"type": "cancelled", "reason": "stopped by an admin"}]
+        assert (
+            stopped_challenge_text(stop_cause(admin), rematch=False).format(
+                game="Diceman", challenger="<@1>", opponent="<@2>"
+            )
+            == "Un administrador detuvo el desafío de Diceman de <@1> a <@2>."
+        )
 
 
 def test_match_play_lines_in_spanish_and_french() -> None:
@@ -181,7 +192,7 @@ def test_match_play_lines_in_spanish_and_french() -> None:
         )
     chain = Series(players=(ANN, BO), rematches=2, chain_wins=(2, 1), chain_draws=2)
     with i18n.use("fr"):
-        assert running_line(chain, NAMES) == "🔁 Revanche. Face-à-face : Ann mène 2–1 (2 égalités)."
+        assert running_line(chain, NAMES) == "🔁 Face-à-face : Ann mène 2–1, avec 2 égalités."
         assert finished_line(match, ANN, NAMES) == (
             "🏅 **Ann remporte le match**, 2–0 (au meilleur des 3 parties)."
         )

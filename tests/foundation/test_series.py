@@ -45,7 +45,7 @@ def test_a_match_is_decided_once_the_trailing_player_cannot_catch_up(
     assert match_decided(best_of, wins, played) is decided
 
 
-def test_a_best_of_three_from_first_game_to_the_match_result() -> None:
+def test_a_best_of_three_from_first_game_to_the_series_result() -> None:
     game1 = new_match(ANN, BO, 3)
     assert game1 is not None and game1.is_match
     assert running_line(game1, NAMES) == "🏅 Best of 3, game 1."
@@ -56,8 +56,8 @@ def test_a_best_of_three_from_first_game_to_the_match_result() -> None:
     assert finished_line(game2, BO, NAMES) == "🏅 Best of 3, after game 2: level at 1–1."
     game3 = next_in_match(game2, BO, previous=11)
     assert not match_over_after(game2, BO) and match_over_after(game3, BO)
-    assert finished_line(game3, BO, NAMES) == "🏅 **Bo wins the match**, 2–1 (best of 3)."
-    assert finished_line(game3, None, NAMES) == "🤝 The match is drawn, 1–1 (best of 3)."
+    assert finished_line(game3, BO, NAMES) == "🏅 **Bo wins the series**, 2–1 (best of 3)."
+    assert finished_line(game3, None, NAMES) == "🤝 The series is drawn, 1–1 (best of 3)."
 
 
 def test_a_single_game_has_no_series_and_its_rematches_count_games() -> None:
@@ -66,16 +66,19 @@ def test_a_single_game_has_no_series_and_its_rematches_count_games() -> None:
     first = Series(players=(ANN, BO))
     second = rematch_after(first, ANN, previous=5)
     assert (second.rematches, second.chain_wins, second.previous) == (1, (1, 0), 5)
-    assert running_line(second, NAMES) == "🔁 Rematch. Series: Ann leads 1–0."
-    assert challenge_line(second, NAMES) == "Series: Ann leads 1–0 so far."
-    assert finished_line(second, BO, NAMES) == "🔁 Series level at 1–1."
+    assert running_line(second, NAMES) == "🔁 Head-to-head: Ann leads 1–0."
+    assert challenge_line(second, NAMES) == "Head-to-head: Ann leads 1–0."
+    assert finished_line(second, BO, NAMES) == "🔁 Head-to-head: level at 1–1."
     third = rematch_after(second, BO, previous=6)
     fourth = rematch_after(third, None, previous=7)  # a drawn game
     assert fourth.chain_wins == (1, 1) and fourth.chain_draws == 1
-    assert finished_line(fourth, ANN, NAMES) == "🔁 Series: Ann leads 2–1 (1 draw)."
+    assert finished_line(fourth, ANN, NAMES) == "🔁 Head-to-head: Ann leads 2–1, with 1 draw."
+    assert finished_line(fourth, None, NAMES) == "🔁 Head-to-head: level at 1–1, with 2 draws."
+    fifth = rematch_after(fourth, None, previous=8)
+    assert finished_line(fifth, BO, NAMES) == "🔁 Head-to-head: Bo leads 2–1, with 2 draws."
 
 
-def test_a_rematch_of_a_match_counts_matches_not_games() -> None:
+def test_a_rematch_of_a_series_counts_series_not_games() -> None:
     match = new_match(ANN, BO, 3)
     assert match is not None
     game3 = next_in_match(next_in_match(match, ANN, 1), BO, 2)
@@ -83,10 +86,12 @@ def test_a_rematch_of_a_match_counts_matches_not_games() -> None:
     again = rematch_after(game3, ANN, previous=3)
     assert (again.game, again.match_wins, again.best_of) == (1, (0, 0), 3)
     assert challenge_line(again, NAMES) == (
-        "🏅 Best of 3: the first to 2 wins takes the match (a drawn game counts for nobody). "
-        "Matches: Ann leads 1–0 so far."
+        "🏅 Best of 3: the first to 2 wins takes the series (a drawn game counts for nobody). "
+        "Head-to-head in series: Ann leads 1–0."
     )
-    assert running_line(again, NAMES) == "🏅 Best of 3, game 1 · Matches: Ann leads 1–0."
+    assert running_line(again, NAMES) == (
+        "🏅 Best of 3, game 1. Head-to-head in series: Ann leads 1–0."
+    )
     # A game inside the match changes the chain only when it ends the match.
     assert chain_after(again, BO) == ((1, 0), 0)
 
