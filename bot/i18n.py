@@ -61,6 +61,7 @@ LANGUAGES: dict[str, Language] = {
     "es": Language("es", "Español", ("es-ES", "es-419"), "es_ES"),
     "fr": Language("fr", "Français", ("fr",), "fr_FR"),
     "de": Language("de", "Deutsch", ("de",), "de_DE"),
+    "pt-BR": Language("pt-BR", "Português (Brasil)", ("pt-BR",), "pt_BR"),
 }
 SHIPPED = tuple(LANGUAGES)
 TRANSLATED = tuple(code for code in SHIPPED if code != ENGLISH)

@@ -49,6 +49,7 @@ ALL_IN_WORDS = frozenset(
     {"all", "all in", "all-in", "allin", "max"}  # English
     | {"todo", "todo dentro", "máximo", "maximo", "máx"}  # Spanish
     | {"tout", "tapis", "tout miser", "maximum"}  # French
+    | {"tudo", "apostar tudo"}  # Brazilian Portuguese (the bet form suggests "tudo")
     | {"alles", "alles setzen"}  # German (the bet form suggests "alles")
 )
 
