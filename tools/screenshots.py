@@ -1,7 +1,10 @@
-"""Regenerate ``docs/screenshots/``: every game's pictures in its main phases.
+"""Regenerate ``docs/screenshots/``: every game's pictures in its main phases, in English,
+and one picture in each other shipped language (``bot.i18n.TRANSLATED``).
 
 Run: ``.venv/bin/python tools/screenshots.py``. ``tests/cogs/test_screenshots.py`` fails
-when a committed picture no longer matches what this draws.
+when a committed picture no longer matches what this draws, and when the README does not
+show one (a language added to ``bot.i18n.LANGUAGES`` adds its picture here: run this and
+add the picture to the README's "In other languages" row).
 
 Everything that could make a render vary is pinned: the games are played from fixed seeds
 with scripted moves, the names are fixed (one in each of several scripts, with emoji),
@@ -28,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot import i18n  # noqa: E402
 from bot.pictures.picture import Picture  # noqa: E402
 from cogs.dimension_duel import picture as duel_picture  # noqa: E402
 from cogs.knucklebones import picture as knucklebones_picture  # noqa: E402
@@ -112,7 +116,7 @@ def _weighted(stage: str, seed: int) -> dict[str, Any]:
             return wd.public_view(state)
 
 
-SHOTS: dict[str, Callable[[], Picture]] = {
+ENGLISH_SHOTS: dict[str, Callable[[], Picture]] = {
     "knucklebones-running": lambda: knucklebones_picture.render_board(_knucklebones(9, 7), TWO),
     "knucklebones-finished": lambda: knucklebones_picture.render_board(
         _knucklebones_finished(11), ("田中太郎", "أحمد 🙂")
@@ -126,6 +130,29 @@ SHOTS: dict[str, Callable[[], Picture]] = {
     "odds-diceman": lambda: odds_figures.render.render_diceman_picture(
         odds_figures.diceman_figures()
     ),
+}
+
+
+# One picture per other language, a different game's in turn (names as in English).
+LANGUAGE_SHOTS = ("duel-running", "weighted-betting", "knucklebones-running", "odds-diceman")
+
+
+def _in(language: str, make: Callable[[], Picture]) -> Callable[[], Picture]:
+    def drawn() -> Picture:
+        with i18n.use(language):
+            return make()
+
+    return drawn
+
+
+SHOTS: dict[str, Callable[[], Picture]] = {
+    **{name: _in(i18n.ENGLISH, make) for name, make in ENGLISH_SHOTS.items()},
+    **{
+        f"{LANGUAGE_SHOTS[index % len(LANGUAGE_SHOTS)]}-{language}": _in(
+            language, ENGLISH_SHOTS[LANGUAGE_SHOTS[index % len(LANGUAGE_SHOTS)]]
+        )
+        for index, language in enumerate(i18n.TRANSLATED)
+    },
 }
 
 

@@ -18,6 +18,7 @@ import io
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 from PIL import Image
@@ -111,11 +112,16 @@ def _p_image(size: tuple[int, int], data: bytes) -> Image.Image:
 
 @lru_cache(maxsize=1024)
 def _colour_line(
-    content: str, size: int, weight: pictures_text.Weight, ink: RGB, background: RGB
+    content: str,
+    size: int,
+    weight: pictures_text.Weight,
+    squeeze: float,
+    ink: RGB,
+    background: RGB,
 ) -> tuple[bytes, tuple[int, int], tuple[RGB, ...]]:
     """A line with colour glyphs, composed on its background and given its own small
     palette: (index bytes, size, palette)."""
-    text_line = pictures_text.line(content, size, weight)
+    text_line = pictures_text.line(content, size, weight, squeeze)
     composed = Image.new("RGB", text_line.mask.size, background)
     composed.paste(ink, (0, 0, *text_line.mask.size), text_line.mask)
     if text_line.colour is not None:
@@ -146,39 +152,85 @@ class IndexedCanvas:
         ink: RGB,
         background: RGB,
         *,
+        slot: pictures_text.Box,
         weight: pictures_text.Weight = "regular",
         anchor: str = "lm",
-        max_width: float | None = None,
+        min_size: int | None = None,
+        name: bool = False,
     ) -> int:
-        """Text over a flat ``background`` (its whole line box must lie on it)."""
-        shown = (
-            content if max_width is None else pictures_text.fit(content, size, max_width, weight)
-        )
-        if not shown:
+        """One line over a flat ``background`` (its whole line box must lie on it), fitted
+        to ``slot`` (``bot.pictures.text.layout_text``); returns its width."""
+        if not content.strip():
             return 0
-        text_line = pictures_text.line(shown, size, weight)
-        left, top = pictures_text.origin(text_line, xy[0], xy[1], anchor)
-        pictures_text.note_drawn(
-            self.image, shown, size, ink, background, text_line, left, top,
-            palette=[*self.palette.colours, *self._extra],
+        layout = pictures_text.layout_text(
+            xy, content, size, slot=slot, weight=weight, anchor=anchor, min_size=min_size,
+            name=name,
         )  # fmt: skip
-        # Only the inked box is pasted, so a line's empty margins never cover a neighbour.
-        if text_line.colour is None:
-            inked = _ramp_sprite(shown, size, weight, self.palette, ink, background)
-            if inked is not None:
-                sprite, (dx, dy) = inked
-                self.image.paste(sprite, (left + dx, top + dy))
-        else:
-            sprite = self._colour_sprite(shown, size, weight, ink, background)
-            ink_box = _ink_box(text_line)
-            if ink_box is not None:
-                self.image.paste(sprite.crop(ink_box), (left + ink_box[0], top + ink_box[1]))
-        return text_line.width
+        self.paste_layout(layout, ink, background, weight)
+        return layout.width
+
+    def block(
+        self,
+        slot: pictures_text.Box,
+        content: str,
+        size: int,
+        ink: RGB,
+        background: RGB,
+        *,
+        weight: pictures_text.Weight = "regular",
+        min_size: int | None = None,
+        max_lines: int = 2,
+        leading: float = 1.25,
+        name: bool = False,
+        align: Literal["l", "m", "r"] = "l",
+        valign: Literal["t", "m"] = "t",
+    ) -> pictures_text.Layout:
+        """Up to ``max_lines`` lines inside ``slot`` (``bot.pictures.text.layout_block``)."""
+        layout = pictures_text.layout_block(
+            slot, content, size, weight=weight, min_size=min_size, max_lines=max_lines,
+            leading=leading, name=name, align=align, valign=valign,
+        )  # fmt: skip
+        self.paste_layout(layout, ink, background, weight)
+        return layout
+
+    def paste_layout(
+        self,
+        layout: pictures_text.Layout,
+        ink: RGB,
+        background: RGB,
+        weight: pictures_text.Weight,
+    ) -> None:
+        size, squeeze = layout.fitted.size, layout.fitted.squeeze
+        for placed in layout.placed:
+            text_line, left, top = placed.line, placed.left, placed.top
+            pictures_text.note_drawn(
+                self.image, layout, placed, ink, background,
+                palette=[*self.palette.colours, *self._extra],
+            )  # fmt: skip
+            # Only the inked box is pasted, so a line's empty margins never cover a neighbour.
+            if text_line.colour is None:
+                inked = _ramp_sprite(
+                    placed.shown, size, weight, squeeze, self.palette, ink, background
+                )
+                if inked is not None:
+                    sprite, (dx, dy) = inked
+                    self.image.paste(sprite, (left + dx, top + dy))
+            else:
+                sprite = self._colour_sprite(placed.shown, size, weight, squeeze, ink, background)
+                ink_box = _ink_box(text_line)
+                if ink_box is not None:
+                    self.image.paste(sprite.crop(ink_box), (left + ink_box[0], top + ink_box[1]))
 
     def _colour_sprite(
-        self, content: str, size: int, weight: pictures_text.Weight, ink: RGB, background: RGB
+        self,
+        content: str,
+        size: int,
+        weight: pictures_text.Weight,
+        squeeze: float,
+        ink: RGB,
+        background: RGB,
     ) -> Image.Image:
-        data, box, colours = _colour_line(content, size, weight, ink, background)
+        data, box, colours = _colour_line(content, size, weight, squeeze, ink, background)
         offset = len(self.palette.colours) + len(self._extra)
         if offset + len(colours) > 256:
             # No room left this render: nearest colours of the fixed palette instead.
@@ -197,15 +249,7 @@ class IndexedCanvas:
 
 
 def _ink_box(text_line: pictures_text.Line) -> tuple[int, int, int, int] | None:
-    box = text_line.mask.getbbox()
-    if text_line.colour is not None:
-        colour_box = text_line.colour.getbbox()
-        if colour_box is not None:
-            box = colour_box if box is None else (
-                min(box[0], colour_box[0]), min(box[1], colour_box[1]),
-                max(box[2], colour_box[2]), max(box[3], colour_box[3]),
-            )  # fmt: skip
-    return box
+    return pictures_text.inked_box(text_line)
 
 
 _ramp_cache: dict[tuple[object, ...], tuple[Image.Image, tuple[int, int]] | None] = {}
@@ -216,15 +260,16 @@ def _ramp_sprite(
     content: str,
     size: int,
     weight: pictures_text.Weight,
+    squeeze: float,
     palette: IndexedPalette,
     ink: RGB,
     background: RGB,
 ) -> tuple[Image.Image, tuple[int, int]] | None:
     """The inked part of a line as palette indices on its ramp, and its offset."""
-    key = (content, size, weight, id(palette), ink, background)
+    key = (content, size, weight, squeeze, id(palette), ink, background)
     if key in _ramp_cache:
         return _ramp_cache[key]
-    mask = pictures_text.line(content, size, weight).mask
+    mask = pictures_text.line(content, size, weight, squeeze).mask
     box = mask.getbbox()
     inked = None
     if box is not None:

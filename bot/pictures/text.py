@@ -12,16 +12,23 @@ A cluster that no font has (a historic script, a private-use character) is drawn
 U+FFFD, so a picture never shows a font's empty box for a name. Lines are cached: names
 repeat from one picture to the next.
 
-``record()`` lets tests see every run drawn and the font that drew it.
+Every text is drawn into a slot, the box its picture gives it (``draw_text``,
+``draw_block``): it is fitted there at draw time (``fit_lines``: smaller down to a least
+size, in more lines, narrowed a little; a name narrowed further, and cut after its 16th
+character only), measured on its ink, not its advance width.
+
+``record()`` lets tests see every line drawn: the fonts that drew it, its inked box, the
+slot it was given, its size and narrowing, and whether anything of it was left out.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
@@ -283,10 +290,20 @@ class Line:
     cap: int
     pad: int  # from the sprites' left edge to where the advance width starts
     runs: tuple[Run, ...]
+    # The ink's reach from where the advance width starts: glyphs may overhang it (a W, an
+    # accent, an emoji), and a slot must hold the ink, not just the advance.
+    ink_left: int = 0
+    ink_right: int = 0
 
     @property
     def height(self) -> int:
         return self.mask.height
+
+    @property
+    def span(self) -> int:
+        """The room the line takes: from its advance or ink, whichever starts first, to
+        whichever ends last."""
+        return max(self.width, self.ink_right) - min(0, self.ink_left)
 
 
 def _run_box(run: Run, size: int) -> tuple[float, float, float, float, float]:
@@ -303,8 +320,11 @@ def _run_box(run: Run, size: int) -> tuple[float, float, float, float, float]:
 
 
 @lru_cache(maxsize=2048)
-def line(text: str, size: int, weight: Weight = "regular") -> Line:
-    """``text`` drawn at ``size`` pixels (the em size of the primary font)."""
+def line(text: str, size: int, weight: Weight = "regular", squeeze: float = 1.0) -> Line:
+    """``text`` drawn at ``size`` pixels (the em size of the primary font); ``squeeze`` < 1
+    narrows it (condensed), its height and size unchanged."""
+    if squeeze < 1.0:
+        return _squeezed(line(text, size, weight), squeeze)
     primary = font(primary_face(weight).path, size)
     ascent, descent = primary.getmetrics()
     shown = visual_order(runs(" ".join(text.split()), weight))
@@ -332,7 +352,7 @@ def line(text: str, size: int, weight: Weight = "regular") -> Line:
             draw.text((pen, baseline), run.text, font=font(run.face.path, size), fill=255,
                       anchor="ls")  # fmt: skip
         pen += advance
-    return Line(
+    drawn = Line(
         mask=mask,
         colour=colour,
         width=round(pen) - pad,
@@ -343,6 +363,34 @@ def line(text: str, size: int, weight: Weight = "regular") -> Line:
         pad=pad,
         runs=tuple(shown),
     )
+    ink = inked_box(drawn)
+    if ink is None:
+        return drawn
+    return replace(drawn, ink_left=ink[0] - pad, ink_right=ink[2] - pad)
+
+
+def _squeezed(wide: Line, squeeze: float) -> Line:
+    """``wide`` narrowed to ``squeeze`` of its width: the glyphs keep their height, so a
+    condensed name is still read at its size."""
+    size = (max(1, round(wide.mask.width * squeeze)), wide.mask.height)
+    colour = None
+    if wide.colour is not None:
+        colour = wide.colour.resize(size, Image.Resampling.LANCZOS)
+    narrow = Line(
+        mask=wide.mask.resize(size, Image.Resampling.LANCZOS),
+        colour=colour,
+        width=max(1, round(wide.width * squeeze)),
+        baseline=wide.baseline,
+        ascent=wide.ascent,
+        descent=wide.descent,
+        cap=wide.cap,
+        pad=round(wide.pad * squeeze),
+        runs=wide.runs,
+    )
+    ink = inked_box(narrow)
+    if ink is None:
+        return narrow
+    return replace(narrow, ink_left=ink[0] - narrow.pad, ink_right=ink[2] - narrow.pad)
 
 
 def _paste_emoji(target: Image.Image, text: str, size: int, pen: float, baseline: int) -> None:
@@ -358,8 +406,8 @@ def _paste_emoji(target: Image.Image, text: str, size: int, pen: float, baseline
     target.alpha_composite(shrunk, (round(pen + left * scale), round(baseline + top * scale)))
 
 
-def width(text: str, size: int, weight: Weight = "regular") -> int:
-    return line(text, size, weight).width
+def width(text: str, size: int, weight: Weight = "regular", squeeze: float = 1.0) -> int:
+    return line(text, size, weight, squeeze).width
 
 
 @lru_cache(maxsize=2048)
@@ -367,40 +415,152 @@ def fit(text: str, size: int, max_width: float, weight: Weight = "regular") -> s
     """``text``, shortened at a cluster boundary with "…" until it is at most
     ``max_width`` pixels wide."""
     text = " ".join(text.split())
-    if line(text, size, weight).width <= max_width:
+    if line(text, size, weight).span <= max_width:
         return text
     parts = clusters(text)
     low, high = 0, len(parts)
     while low < high:
         middle = (low + high + 1) // 2
-        if line("".join(parts[:middle]).rstrip() + ELLIPSIS, size, weight).width <= max_width:
+        if line("".join(parts[:middle]).rstrip() + ELLIPSIS, size, weight).span <= max_width:
             low = middle
         else:
             high = middle - 1
     return "".join(parts[:low]).rstrip() + ELLIPSIS
 
 
-def wrap(
-    text: str, size: int, max_width: float, weight: Weight = "regular", max_lines: int = 2
-) -> list[str]:
-    """``text`` broken at spaces into lines at most ``max_width`` wide; the last line
-    allowed is shortened with "…" when the text does not fit."""
+# ---------------------------------------------------------------------------------------
+# Fitting a text into its slot
+# ---------------------------------------------------------------------------------------
+
+# A name is shown whole up to this many clusters (what a reader counts as characters: a
+# letter with its accents, an emoji with its joiners); a longer one may be cut after them,
+# with "…" (the pictures' alt text always has it whole).
+NAME_CLUSTERS = 16
+# How far a text may be narrowed (condensed) to fit, once it is at its smallest size: a
+# name a long way (16 emoji, or wide letters, take twice a Latin name's room), other
+# words a little (a longer translation).
+NAME_SQUEEZE = 0.6
+WORDS_SQUEEZE = 0.85
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """How a text fits its room: its lines, the size and narrowing they are drawn at, and
+    whether any of the text had to be left out (``cut``)."""
+
+    lines: tuple[str, ...]
+    size: int
+    squeeze: float
+    cut: bool
+
+
+def short_name(name: str) -> str:
+    """``name`` as it may be shown when it does not fit: its first ``NAME_CLUSTERS``
+    clusters and "…" (the name itself when it is no longer)."""
+    name = " ".join(name.split())
+    parts = clusters(name)
+    if len(parts) <= NAME_CLUSTERS:
+        return name
+    return "".join(parts[:NAME_CLUSTERS]).rstrip() + ELLIPSIS
+
+
+def _break(
+    text: str, size: int, room: float, weight: Weight, max_lines: int, name: bool
+) -> tuple[str, ...] | None:
+    """``text`` broken into at most ``max_lines`` lines of at most ``room`` pixels, at
+    spaces (and, in a name, between clusters where one word alone is too wide), or None."""
     lines: list[str] = []
     current = ""
-    words = text.split()
-    for index, word in enumerate(words):
-        candidate = f"{current} {word}".strip()
-        if line(candidate, size, weight).width <= max_width or not current:
+    words = text.split(" ")
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if line(candidate, size, weight).span <= room:
             current = candidate
             continue
-        lines.append(current)
-        current = word
-        if len(lines) == max_lines - 1:
-            current = " ".join(words[index:])
-            break
+        if current:
+            lines.append(current)
+            current = ""
+        if line(word, size, weight).span <= room:
+            current = word
+            continue
+        if not name or max_lines == 1:
+            return None
+        for part in clusters(word):
+            if current and line(current + part, size, weight).span > room:
+                lines.append(current)
+                current = ""
+            current += part
+            if line(current, size, weight).span > room:
+                return None
     if current:
-        lines.append(fit(current, size, max_width, weight))
-    return lines[:max_lines]
+        lines.append(current)
+    return tuple(lines) if len(lines) <= max_lines else None
+
+
+@lru_cache(maxsize=4096)
+def fit_lines(
+    text: str,
+    size: int,
+    min_size: int,
+    room: float,
+    weight: Weight = "regular",
+    max_lines: int = 1,
+    name: bool = False,
+) -> Fitted:
+    """How ``text`` fits ``room`` pixels of width in at most ``max_lines`` lines, in as
+    few lines as it can: in one line at ``size``, or smaller down to ``min_size``, or at
+    ``min_size`` narrowed a little (to ``WORDS_SQUEEZE``); then in two lines the same way,
+    and so on; then a name narrowed further (to ``NAME_SQUEEZE``). A name longer than
+    ``NAME_CLUSTERS`` clusters that does not fit whole is shown as ``short_name``. Only
+    when nothing of that fits is a text cut short with "…" (``cut``): a test fails on any
+    such text but a long name."""
+    text = " ".join(text.split())
+    candidates = [text]
+    if name and short_name(text) != text:
+        candidates.append(short_name(text))
+    least = min(size, min_size)
+    stages = [(lines, WORDS_SQUEEZE) for lines in range(1, max_lines + 1)]
+    if name:
+        stages.append((max_lines, NAME_SQUEEZE))
+    for count, narrowest in stages:
+        if narrowest == WORDS_SQUEEZE:
+            for candidate in candidates:
+                for shown_size in range(size, least - 1, -1):
+                    lines = _break(candidate, shown_size, room, weight, count, name)
+                    if lines is not None:
+                        return Fitted(lines, shown_size, 1.0, candidate != text)
+        # Narrowed a long way, a name longer than NAME_CLUSTERS is cut rather than kept whole.
+        for candidate in candidates if narrowest == WORDS_SQUEEZE else candidates[-1:]:
+            lines = _break(candidate, least, room / narrowest, weight, count, name)
+            if lines is not None:
+                squeeze = _squeeze(lines, least, room, weight)
+                if squeeze >= narrowest:
+                    return Fitted(lines, least, squeeze, candidate != text)
+    # Nothing fits (a word wider than any room): cut the last line short.
+    narrowest = NAME_SQUEEZE if name else WORDS_SQUEEZE
+    shown = candidates[-1]
+    head: list[str] = []
+    if max_lines > 1:
+        words = shown.split(" ")
+        for count in range(len(words) - 1, 0, -1):
+            lines = _break(" ".join(words[:count]), least, room / narrowest, weight,
+                           max_lines - 1, name)  # fmt: skip
+            if lines is not None:
+                head, shown = list(lines), " ".join(words[count:])
+                break
+    last = fit(shown, least, room / narrowest, weight)
+    lines = (*head, last)
+    return Fitted(lines, least, _squeeze(lines, least, room, weight), True)
+
+
+def _squeeze(lines: tuple[str, ...], size: int, room: float, weight: Weight) -> float:
+    """The least narrowing that brings every line within ``room``: measured on the
+    narrowed lines themselves, as resampling spreads the ink a little."""
+    widest = max(line(each, size, weight).span for each in lines)
+    squeeze = min(1.0, room / widest)
+    while squeeze > 0.1 and max(line(each, size, weight, squeeze).span for each in lines) > room:
+        squeeze = round(squeeze - 0.01, 2)
+    return squeeze
 
 
 # ---------------------------------------------------------------------------------------
@@ -425,10 +585,142 @@ def origin(text_line: Line, x: float, y: float, anchor: str) -> tuple[int, int]:
     return round(left) - pad, round(baseline) - text_line.baseline
 
 
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One line of a text, ready to paste: its sprites and their top-left corner."""
+
+    shown: str
+    line: Line
+    left: int
+    top: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A text fitted into its slot (the box it may use) and placed, line by line."""
+
+    wanted: str
+    slot: Box
+    fitted: Fitted
+    placed: tuple[Placed, ...]
+    name: bool
+
+    @property
+    def width(self) -> int:
+        return max((each.line.width for each in self.placed), default=0)
+
+    @property
+    def bottom(self) -> int:
+        """The bottom of the last line's box (its descent, or an emoji's, below it)."""
+        return max((each.top + each.line.height for each in self.placed), default=0)
+
+
+def _room(x: float, anchor: str, slot: Box) -> float:
+    """The width a line anchored at ``x`` may take without leaving ``slot``."""
+    left, _, right, _ = slot
+    if anchor[0] == "l":
+        return right - x
+    if anchor[0] == "r":
+        return x - left
+    return 2 * min(x - left, right - x)
+
+
+def layout_text(
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    slot: Box,
+    weight: Weight = "regular",
+    anchor: str = "lm",
+    min_size: int | None = None,
+    name: bool = False,
+) -> Layout:
+    """One line at ``xy`` (see ``origin`` for ``anchor``), fitted to the room ``slot``
+    leaves it: at ``size``, down to ``min_size`` (``size`` when None), then narrowed."""
+    fitted = fit_lines(text, size, size if min_size is None else min_size,
+                       _room(xy[0], anchor, slot), weight, 1, name)  # fmt: skip
+    placed = []
+    for shown in fitted.lines:
+        text_line = line(shown, fitted.size, weight, fitted.squeeze)
+        left, top = origin(text_line, xy[0], xy[1], anchor)
+        placed.append(Placed(shown, text_line, left + _nudge(text_line, anchor), top))
+    return Layout(text, slot, fitted, tuple(placed), name)
+
+
+def _nudge(text_line: Line, anchor: str) -> int:
+    """How far to move a line so that ink overhanging its advance width stays on the
+    anchor's side: right for a left-aligned line, left for a right-aligned one."""
+    if anchor[0] == "l":
+        return max(0, -text_line.ink_left)
+    if anchor[0] == "r":
+        return -max(0, text_line.ink_right - text_line.width)
+    return 0
+
+
+def layout_block(
+    slot: Box,
+    text: str,
+    size: int,
+    *,
+    weight: Weight = "regular",
+    min_size: int | None = None,
+    max_lines: int = 2,
+    leading: float = 1.25,
+    name: bool = False,
+    align: Literal["l", "m", "r"] = "l",
+    valign: Literal["t", "m"] = "t",
+) -> Layout:
+    """Up to ``max_lines`` lines filling ``slot`` from its top (or centred in it), each
+    line ``leading`` times the size below the one before."""
+    left, top, right, bottom = slot
+    fitted = fit_lines(text, size, size if min_size is None else min_size, right - left,
+                       weight, max_lines, name)  # fmt: skip
+    x = {"l": left, "m": (left + right) / 2, "r": right}[align]
+    lines = [line(shown, fitted.size, weight, fitted.squeeze) for shown in fitted.lines]
+    # From one baseline to the next: ``leading`` times the size, or more where a line's
+    # ink reaches further (an emoji, an accented capital under a descender), so lines
+    # never touch.
+    offsets = [0]
+    for above, below in itertools.pairwise(lines):
+        reach = _ink_below(above) + _ink_above(below) + 1
+        offsets.append(offsets[-1] + max(round(fitted.size * leading), reach))
+    if valign == "t":
+        first = top + max(lines[0].ascent, _ink_above(lines[0]))
+        anchor = align + "s"
+    else:
+        # The capital letters' middles of the lines, centred on the slot's middle.
+        first = (top + bottom) / 2 - offsets[-1] / 2
+        anchor = align + "m"
+    placed = []
+    for shown, text_line, offset in zip(fitted.lines, lines, offsets, strict=True):
+        left, top = origin(text_line, x, first + offset, anchor)
+        placed.append(Placed(shown, text_line, left + _nudge(text_line, anchor), top))
+    return Layout(text, slot, fitted, tuple(placed), name)
+
+
+def _ink_above(text_line: Line) -> int:
+    """How far a line's ink reaches above its baseline."""
+    box = inked_box(text_line)
+    return 0 if box is None else text_line.baseline - box[1]
+
+
+def _ink_below(text_line: Line) -> int:
+    """How far a line's ink reaches below its baseline."""
+    box = inked_box(text_line)
+    return 0 if box is None else box[3] - text_line.baseline
+
+
 @dataclass(frozen=True)
 class Drawn:
-    """One piece of text as drawn: what, in which colour, on which declared background,
-    the colours actually under it, and the runs with the fonts that drew them."""
+    """One line of text as drawn: what, in which colour, on which declared background,
+    the colours actually under it, the runs with the fonts that drew them, its inked box;
+    and what it was asked to show (``wanted``, whole), in which ``slot``, at what size and
+    narrowing, whether any of it was left out (``cut``), whether it is a player's name,
+    and every line of its text (``lines``: a text in two lines is two ``Drawn``)."""
 
     text: str
     size: int
@@ -437,6 +729,12 @@ class Drawn:
     found_under: frozenset[RGB]
     runs: tuple[Run, ...]
     box: tuple[int, int, int, int]
+    wanted: str
+    slot: Box
+    squeeze: float = 1.0
+    cut: bool = False
+    name: bool = False
+    lines: tuple[str, ...] = ()
 
 
 _recording = threading.local()
@@ -460,20 +758,19 @@ def recording() -> list[Drawn] | None:
 
 def note_drawn(
     image: Image.Image,
-    text: str,
-    size: int,
+    layout: Layout,
+    placed: Placed,
     ink: RGB,
     background: RGB,
-    text_line: Line,
-    left: int,
-    top: int,
     palette: list[RGB] | None = None,
 ) -> None:
-    """Record a piece of text about to be pasted at (left, top) (only while recording)."""
+    """Record one line about to be pasted (only while recording): its inked box measured
+    against its slot, with the fonts it is drawn with, and the colours under it."""
     drawn = recording()
     if drawn is None:
         return
-    bbox = text_line.mask.getbbox()
+    text_line, left, top = placed.line, placed.left, placed.top
+    bbox = inked_box(text_line)
     if bbox is None:
         box = (left, top, left, top)
         under: frozenset[RGB] = frozenset()
@@ -486,7 +783,36 @@ def note_drawn(
             under = frozenset(palette[int(c)] for _, c in colours if not isinstance(c, tuple))
         else:
             under = frozenset((c[0], c[1], c[2]) for _, c in colours if isinstance(c, tuple))
-    drawn.append(Drawn(text, size, ink, background, under, text_line.runs, box))
+    fitted = layout.fitted
+    drawn.append(
+        Drawn(placed.shown, fitted.size, ink, background, under, text_line.runs, box,
+              wanted=layout.wanted, slot=layout.slot, squeeze=fitted.squeeze,
+              cut=fitted.cut, name=layout.name, lines=fitted.lines)
+    )  # fmt: skip
+
+
+def inked_box(text_line: Line) -> tuple[int, int, int, int] | None:
+    """The box of a line's ink: its glyphs and its emoji."""
+    box = text_line.mask.getbbox()
+    if text_line.colour is not None:
+        colour_box = text_line.colour.getbbox()
+        if colour_box is not None:
+            box = colour_box if box is None else (
+                min(box[0], colour_box[0]), min(box[1], colour_box[1]),
+                max(box[2], colour_box[2]), max(box[3], colour_box[3]),
+            )  # fmt: skip
+    return box
+
+
+def paste(image: Image.Image, layout: Layout, ink: RGB, background: RGB) -> None:
+    """Draw a laid-out text on an RGB(A) image over a flat ``background``."""
+    for placed in layout.placed:
+        note_drawn(image, layout, placed, ink, background)
+        text_line, left, top = placed.line, placed.left, placed.top
+        image.paste(ink, (left, top, left + text_line.mask.width, top + text_line.height),
+                    text_line.mask)  # fmt: skip
+        if text_line.colour is not None:
+            image.paste(text_line.colour, (left, top), text_line.colour)
 
 
 def draw_text(
@@ -497,19 +823,41 @@ def draw_text(
     ink: RGB,
     background: RGB,
     *,
+    slot: Box,
     weight: Weight = "regular",
     anchor: str = "lm",
-    max_width: float | None = None,
+    min_size: int | None = None,
+    name: bool = False,
 ) -> int:
-    """Draw ``text`` on an RGB(A) image over a flat ``background``; returns its width."""
-    shown = text if max_width is None else fit(text, size, max_width, weight)
-    if not shown:
+    """Draw ``text`` in one line at ``xy`` on an RGB(A) image over a flat ``background``,
+    fitted to ``slot`` (``layout_text``); returns its width."""
+    if not text.strip():
         return 0
-    text_line = line(shown, size, weight)
-    left, top = origin(text_line, xy[0], xy[1], anchor)
-    note_drawn(image, shown, size, ink, background, text_line, left, top)
-    image.paste(ink, (left, top, left + text_line.mask.width, top + text_line.height),
-                text_line.mask)  # fmt: skip
-    if text_line.colour is not None:
-        image.paste(text_line.colour, (left, top), text_line.colour)
-    return text_line.width
+    layout = layout_text(xy, text, size, slot=slot, weight=weight, anchor=anchor,
+                         min_size=min_size, name=name)  # fmt: skip
+    paste(image, layout, ink, background)
+    return layout.width
+
+
+def draw_block(
+    image: Image.Image,
+    slot: Box,
+    text: str,
+    size: int,
+    ink: RGB,
+    background: RGB,
+    *,
+    weight: Weight = "regular",
+    min_size: int | None = None,
+    max_lines: int = 2,
+    leading: float = 1.25,
+    name: bool = False,
+    align: Literal["l", "m", "r"] = "l",
+    valign: Literal["t", "m"] = "t",
+) -> Layout:
+    """Draw ``text`` in up to ``max_lines`` lines inside ``slot`` (``layout_block``)."""
+    layout = layout_block(slot, text, size, weight=weight, min_size=min_size,
+                          max_lines=max_lines, leading=leading, name=name, align=align,
+                          valign=valign)  # fmt: skip
+    paste(image, layout, ink, background)
+    return layout

@@ -1,13 +1,20 @@
 """The Dimension Duel as a picture: both hit-point bars, the last exchange, functions left.
 
 Drawn only from the engine's ``public_view`` (choices appear once revealed in
-``last_turn``, never before), so it can never leak a secret. 400 × 300:
+``last_turn``, never before), so it can never leak a secret. 400 wide, 300 high or a
+little more when a long name or a longer language takes a second line:
 
 - one card per player, side by side: name, role this turn (Tau attacks, Kaon defends),
   the hit-point bar with its number, and the damage taken in the last exchange;
 - the last exchange beneath each card: the ray and where it was focused, or the shield
   and the region reinforced; the function played; the dice rolled and their total;
-- the functions each player has left (tactical mode), up to three lines (longer languages).
+- the functions each player has left (tactical mode), up to three lines.
+
+Sent as a message's attachment, which Discord's desktop client shows at up to 550 × 350
+(``bot.pictures.picture.DESKTOP_BOX``): at 400 wide and at most 350 high it is shown pixel
+for pixel, so every text is 14 px or more as drawn, and a phone, which shows it about 300
+px wide, still gets 10 px or more. Both cards (and both exchanges) are laid out together:
+a row is as tall as the taller of the two, so they stay side by side.
 
 Colour is never alone: bars carry their numbers, Tau and Kaon their names, damage a
 minus sign, the winner the word "wins".
@@ -18,6 +25,7 @@ Every word is drawn in the current language (``bot.i18n``), read when the pictur
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
@@ -26,7 +34,7 @@ from bot.i18n import _, number
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import Picture, clip_alt_text
+from bot.pictures.picture import DESKTOP_BOX, MIN_TEXT_PX, Picture, clip_alt_text
 from cogs.dimension_duel.render import (
     capitalized,
     charges_left,
@@ -38,14 +46,25 @@ from cogs.dimension_duel.render import (
 )
 
 FILENAME = "duel.png"
-WIDTH, HEIGHT = 400, 300
+WIDTH, MIN_HEIGHT = 400, 300
+MAX_HEIGHT = DESKTOP_BOX["attachment"][1]
 MARGIN = 10
 GAP = 8
+PAD = 10  # inside a card or a panel
 CARD_WIDTH = (WIDTH - 2 * MARGIN - GAP) // 2
-CARD_TOP, CARD_BOTTOM = MARGIN, 106
-EXCHANGE_TOP, EXCHANGE_BOTTOM = 114, 236
-LEFT_TOP = 244
+INNER = CARD_WIDTH - 2 * PAD
+CARD_TOP_PAD = 7
+# Below a card's words: a gap, the bar (10), a gap and the hit points' line.
+HIT_POINTS = 4 + 10 + 14 + 25
 DIE = 18
+
+# Text sizes (pixels); a name too wide for its card is drawn smaller, down to MIN_TEXT.
+MIN_TEXT = MIN_TEXT_PX
+NAME_SIZE = 17
+KIT_SIZE = 15
+HP_SIZE = 22
+DAMAGE_SIZE = 20
+WORDS_SIZE = MIN_TEXT
 
 BACKGROUND, CARD = colours.BACKGROUND, colours.SURFACE
 PARTICLE = {"tau": colours.TAU, "kaon": colours.KAON}
@@ -68,9 +87,44 @@ CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
 }
 
 
-def _card_box(player: int) -> tuple[int, int, int, int]:
-    left = MARGIN + player * (CARD_WIDTH + GAP)
-    return left, CARD_TOP, left + CARD_WIDTH, CARD_BOTTOM
+@dataclass(frozen=True)
+class Words:
+    """One block of words in a card or a panel: its text, size, ink and weight, how many
+    lines it may take, and whether it is a player's name."""
+
+    text: str
+    size: int
+    ink: colours.RGB
+    weight: pictures_text.Weight = "regular"
+    max_lines: int = 2
+    name: bool = False
+
+    def height(self, width: float) -> int:
+        """How tall the block is when laid out ``width`` pixels wide."""
+        if not self.text.strip():
+            return 0
+        return self.layout((0, 0, width, 10_000)).bottom
+
+    def layout(self, slot: pictures_text.Box) -> pictures_text.Layout:
+        return pictures_text.layout_block(
+            slot, self.text, self.size, weight=self.weight, min_size=MIN_TEXT,
+            max_lines=self.max_lines, leading=1.2, name=self.name,
+        )  # fmt: skip
+
+    def draw(self, image: Image.Image, slot: pictures_text.Box, background: colours.RGB) -> None:
+        if self.text.strip():
+            pictures_text.paste(image, self.layout(slot), self.ink, background)
+
+
+def _column_left(player: int) -> int:
+    return MARGIN + player * (CARD_WIDTH + GAP)
+
+
+def _rows(blocks: Sequence[Sequence[Words | None]]) -> list[int]:
+    """Each row's height: the taller of the two players' blocks in it."""
+    return [
+        max((block.height(INNER) if block is not None else 0) for block in row) for row in blocks
+    ]
 
 
 def render_duel(
@@ -79,22 +133,76 @@ def render_duel(
     """The duel for ``public_view`` and the players' display names (player 0 is Tau).
     ``stopped`` is the sentence for a game stopped without a result (``bot.model.contract.
     stopped_text``): the duel is drawn as it stood, with no turn to come."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     result = view.get("result")
     winners = set(result["winners"]) if result else set()
     last = view.get("last_turn")
     halted = stopped is not None and not result
+    card_rows: list[list[Words | None]] = [
+        [Words(names[player], NAME_SIZE, colours.TEXT, "bold", name=True) for player in (0, 1)],
+        [_role_words(view, player, player in winners, halted) for player in (0, 1)],
+    ]
+    exchange_rows = _exchange_rows(view, last, halted)
+    left_words = [_functions_left(view, player) for player in (0, 1)]
+    card_heights = _rows(card_rows)
+    exchange_heights = _rows(exchange_rows)
+    # The card: its words, then the bar and the hit points (HIT_POINTS), with a gap.
+    card_bottom = MARGIN + CARD_TOP_PAD + sum(card_heights) + HIT_POINTS + 6
+    exchange_top = card_bottom + GAP
+    dice_row = 0 if last is None else DIE + 4
+    exchange_bottom = exchange_top + CARD_TOP_PAD + sum(exchange_heights) + dice_row + 6
+    left_top = exchange_bottom + 4
+    # The functions left take what room is left under Discord's 350 px, up to four lines:
+    # a longer text loses its end (the picture is never shown smaller for it).
+    for lines in range(4, 0, -1):
+        left_words = [replace(words, max_lines=lines) for words in left_words]
+        left_height = max(words.height(CARD_WIDTH - 8) for words in left_words)
+        if left_top + left_height + 6 <= MAX_HEIGHT:
+            break
+    height = min(MAX_HEIGHT, max(MIN_HEIGHT, left_top + left_height + 6))
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     for player in (0, 1):
-        _draw_card(image, view, names, player, player in winners, halted)
-        _draw_exchange(image, view, names, player, last, halted)
-    _draw_functions_left(image, view)
+        left = _column_left(player)
+        right = left + CARD_WIDTH
+        inner = left + PAD
+        won = player in winners
+        draw.paste_box(image, (left, MARGIN, right, card_bottom), 10, CARD, BACKGROUND,
+                       colours.GOLD if won else None)  # fmt: skip
+        y = MARGIN + CARD_TOP_PAD
+        for row, row_height in zip(card_rows, card_heights, strict=True):
+            words = row[player]
+            if words is not None:
+                words.draw(image, (inner, y, inner + INNER, y + row_height), CARD)
+            y += row_height
+        _draw_hit_points(image, view, player, inner, right - PAD, y + 4, last)
+        draw.paste_box(image, (left, exchange_top, right, exchange_bottom), 10, CARD,
+                       BACKGROUND)  # fmt: skip
+        y = exchange_top + CARD_TOP_PAD
+        for row, row_height in zip(exchange_rows, exchange_heights, strict=True):
+            words = row[player]
+            if words is not None:
+                words.draw(image, (inner, y, inner + INNER, y + row_height), CARD)
+            y += row_height
+        if last is not None:
+            _draw_dice(image, last, player, inner, y + 2, inner + INNER)
+        left_words[player].draw(
+            image, (left + 4, left_top, left + CARD_WIDTH - 4, height - 2), BACKGROUND
+        )
     return Picture(
         png=draw.encode(image),
         alt_text=alt_text(view, names, stopped),
         filename=FILENAME,
         width=WIDTH,
-        height=HEIGHT,
+        height=height,
     )
+
+
+def _role_words(view: Mapping[str, Any], player: int, won: bool, halted: bool) -> Words:
+    if won:
+        # Translators: picture, the winner's card ("Tau" or "Kaon").
+        return Words(_("★ {side} wins").format(side=role_name(player)), WORDS_SIZE,
+                     colours.GOLD, "bold")  # fmt: skip
+    line, ink = _role_line(view, player, halted)
+    return Words(line, WORDS_SIZE, ink)
 
 
 def _role_line(
@@ -115,140 +223,125 @@ def _role_line(
     return line, colours.MUTED
 
 
-def _draw_card(
+def _draw_hit_points(
     image: Image.Image,
     view: Mapping[str, Any],
-    names: Sequence[str],
     player: int,
-    won: bool,
-    halted: bool = False,
+    inner: int,
+    right: int,
+    top: int,
+    last: Mapping[str, Any] | None,
 ) -> None:
-    left, top, right, bottom = _card_box(player)
-    outline = colours.GOLD if won else None
-    draw.paste_box(image, (left, top, right, bottom), 10, CARD, BACKGROUND, outline)
-    inner, width = left + 10, right - left - 20
-    pictures_text.draw_text(image, (inner, top + 18), names[player], 17, colours.TEXT, CARD,
-                            weight="bold", max_width=width)  # fmt: skip
-    role, ink = _role_line(view, player, halted)
-    if won:
-        # Translators: picture, the winner's card ("Tau" or "Kaon").
-        role, ink = _("★ {side} wins").format(side=role_name(player)), colours.GOLD
-    pictures_text.draw_text(image, (inner, top + 40), role, 13, ink, CARD,
-                            weight="bold" if won else "regular", max_width=width)  # fmt: skip
+    """The bar, then the hit points left out of the start ("52 / 75 HP") and the damage
+    taken in the last exchange on the right ("−8")."""
     hp, start = max(0, view["hp"][player]), view["start_hp"]
     share = hp / start if start else 0
     fill = colours.GOOD if share > 0.3 else colours.DANGER
-    draw.bar(image, (inner, top + 56, right - 10, top + 66), share, fill, colours.RAISED, CARD)
-    shown = number(hp)
-    pictures_text.draw_text(image, (inner, bottom - 14), shown, 22, colours.TEXT, CARD,
-                            weight="bold", anchor="ls")  # fmt: skip
-    hp_width = pictures_text.width(shown, 22, "bold")
-    # Translators: picture, after a player's hit points ("52 / 75 HP"); HP is hit points.
-    out_of = _("/ {start} HP").format(start=number(start))
-    pictures_text.draw_text(image, (inner + hp_width + 4, bottom - 14), out_of, 13,
-                            colours.MUTED, CARD, anchor="ls",
-                            max_width=right - 10 - (inner + hp_width + 4))  # fmt: skip
-    last = view.get("last_turn")
+    draw.bar(image, (inner, top, right, top + 10), share, fill, colours.RAISED, CARD)
+    line_top = top + 14
+    baseline = line_top + 20
+    slot = (inner, line_top, right, line_top + 25)
+    lost_left = right
     if last is not None and last["damage"][player]:
         lost = f"−{number(last['damage'][player])}"
-        pictures_text.draw_text(image, (right - 10, bottom - 14), lost, 20, colours.DANGER, CARD,
-                                weight="bold", anchor="rs")  # fmt: skip
+        lost_left = right - pictures_text.line(lost, DAMAGE_SIZE, "bold").span - 6
+        pictures_text.draw_text(image, (right, baseline), lost, DAMAGE_SIZE, colours.DANGER,
+                                CARD, weight="bold", anchor="rs", slot=slot)  # fmt: skip
+    shown = number(hp)
+    hp_slot = (inner, line_top, lost_left, line_top + 25)
+    hp_width = pictures_text.draw_text(image, (inner, baseline), shown, HP_SIZE, colours.TEXT,
+                                       CARD, weight="bold", anchor="ls", slot=hp_slot)  # fmt: skip
+    # Translators: picture, after a player's hit points ("52 / 75 HP"); HP is hit points.
+    out_of = _("/ {start} HP").format(start=number(start))
+    after = inner + hp_width + 4
+    out_slot = (after, line_top, lost_left, line_top + 25)
+    pictures_text.draw_text(image, (after, baseline), out_of, WORDS_SIZE, colours.MUTED, CARD,
+                            anchor="ls", slot=out_slot)  # fmt: skip
 
 
-def _draw_exchange(
-    image: Image.Image,
-    view: Mapping[str, Any],
-    names: Sequence[str],
-    player: int,
-    last: Mapping[str, Any] | None,
-    halted: bool = False,
-) -> None:
-    left = _card_box(player)[0]
-    right = left + CARD_WIDTH
-    draw.paste_box(image, (left, EXCHANGE_TOP, right, EXCHANGE_BOTTOM), 10, CARD, BACKGROUND)
-    inner, width = left + 10, CARD_WIDTH - 20
+def _exchange_rows(
+    view: Mapping[str, Any], last: Mapping[str, Any] | None, halted: bool
+) -> list[list[Words | None]]:
+    """The last exchange in both panels, row by row: the turn and what each did, the ray
+    or shield, where, the function (the dice follow); or one line before any exchange."""
     if last is None:
         if halted:
             # Translators: picture, a game stopped before its first exchange.
-            line = _("no exchange")
-        else:
-            line = _("Turn 1: Tau attacks first") if player == 0 else _("no exchange yet")
-        pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 18), line, 13, colours.MUTED,
-                                CARD, max_width=width)  # fmt: skip
-        return
-    choice = last["choices"][player]
-    attacking = last["attacker"] == player
-    device = last["ray"] if attacking else last["shield"]
+            return [[Words(_("no exchange"), WORDS_SIZE, colours.MUTED, max_lines=3)] * 2]
+        return [
+            [
+                Words(_("Turn 1: Tau attacks first"), WORDS_SIZE, colours.MUTED, max_lines=3),
+                Words(_("no exchange yet"), WORDS_SIZE, colours.MUTED, max_lines=3),
+            ]
+        ]
+    rows: list[list[Words | None]] = [[], [], [], []]
     turn = number(last["turn"])
-    # Translators: picture, what a player did in the last turn: "Turn 3: attack".
-    heading = (
-        _("Turn {turn}: attack").format(turn=turn)
-        if attacking
-        else _("Turn {turn}: defence").format(turn=turn)
-    )
-    pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 16), heading, 13, colours.MUTED, CARD,
-                            weight="bold", max_width=width)  # fmt: skip
-    kit = capitalized(ray_name(device) if attacking else shield_name(device))
-    pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 36), kit, 15, PARTICLE[device], CARD,
-                            weight="bold", max_width=width)  # fmt: skip
-    region = region_name(choice["region"])
-    # Translators: picture, the region an attacker focused on / a defender reinforced.
-    where = (
-        _("Focus: {region}").format(region=region)
-        if attacking
-        else _("Reinforced: {region}").format(region=region)
-    )
-    pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 55), where, 13, colours.TEXT, CARD,
-                            max_width=width)  # fmt: skip
-    function = function_name(choice["function"])
-    pictures_text.draw_text(image, (inner, EXCHANGE_TOP + 74), function, 13, colours.TEXT, CARD,
-                            max_width=width)  # fmt: skip
-    _draw_dice(image, last, player, inner, EXCHANGE_TOP + 92, width)
+    for player in (0, 1):
+        choice = last["choices"][player]
+        attacking = last["attacker"] == player
+        device = last["ray"] if attacking else last["shield"]
+        # Translators: picture, what a player did in the last turn: "Turn 3: attack".
+        heading = (
+            _("Turn {turn}: attack").format(turn=turn)
+            if attacking
+            else _("Turn {turn}: defence").format(turn=turn)
+        )
+        kit = capitalized(ray_name(device) if attacking else shield_name(device))
+        region = region_name(choice["region"])
+        # Translators: picture, the region an attacker focused on / a defender reinforced.
+        where = (
+            _("Focus: {region}").format(region=region)
+            if attacking
+            else _("Reinforced: {region}").format(region=region)
+        )
+        rows[0].append(Words(heading, WORDS_SIZE, colours.MUTED, "bold"))
+        rows[1].append(Words(kit, KIT_SIZE, PARTICLE[device], "bold"))
+        rows[2].append(Words(where, WORDS_SIZE, colours.TEXT))
+        rows[3].append(Words(function_name(choice["function"]), WORDS_SIZE, colours.TEXT))
+    return rows
 
 
 def _draw_dice(
-    image: Image.Image, last: Mapping[str, Any], player: int, left: int, top: int, width: int
+    image: Image.Image, last: Mapping[str, Any], player: int, left: int, top: int, right: int
 ) -> None:
+    slot = (left, top - 2, right, top + DIE + 2)
+    middle = top + DIE / 2
     if last["disrupted"]:
-        pictures_text.draw_text(image, (left, top + DIE / 2), _("disrupted: no dice"), 13,
-                                colours.MUTED, CARD, max_width=width)  # fmt: skip
+        pictures_text.draw_text(image, (left, middle), _("disrupted: no dice"), WORDS_SIZE,
+                                colours.MUTED, CARD, slot=slot)  # fmt: skip
         return
     faces: list[int] = last["faces"][player]
     if not faces:
-        pictures_text.draw_text(image, (left, top + DIE / 2), _("no dice"), 13, colours.MUTED,
-                                CARD, max_width=width)  # fmt: skip
+        pictures_text.draw_text(image, (left, middle), _("no dice"), WORDS_SIZE, colours.MUTED,
+                                CARD, slot=slot)  # fmt: skip
         return
-    x = left
-    shown = faces[: max(1, (width - 50) // (DIE + 3))]
-    for face in shown:
-        image.paste(draw.die(face, DIE, CARD), (x, top))
-        x += DIE + 3
     total = sum(faces)
     label = f"= {number(total)}" + (
         f" ×{number(last['multiplier'])}" if last["multiplier"] > 1 else ""
     )
+    room = right - left - pictures_text.line("… " + label, WORDS_SIZE, "bold").span - 4
+    shown = faces[: max(1, room // (DIE + 3))]
     if len(shown) < len(faces):
         label = "… " + label
-    pictures_text.draw_text(image, (x + 2, top + DIE / 2), label, 14, colours.TEXT, CARD,
-                            weight="bold")  # fmt: skip
+    x = left
+    for face in shown:
+        image.paste(draw.die(face, DIE, CARD), (x, top))
+        x += DIE + 3
+    pictures_text.draw_text(image, (x + 2, middle), label, WORDS_SIZE, colours.TEXT, CARD,
+                            weight="bold", slot=(x, top - 2, right, top + DIE + 2))  # fmt: skip
 
 
-def _draw_functions_left(image: Image.Image, view: Mapping[str, Any]) -> None:
+def _functions_left(view: Mapping[str, Any], player: int) -> Words:
     charges = view.get("charges")
-    for player in (0, 1):
-        left = _card_box(player)[0]
-        if charges is None:
-            words = _("Classic mode: the dice choose every move.")
-        elif charges_left(charges[player]):
-            # Translators: picture, the special functions a player has left this game.
-            words = _("Left: {functions}").format(functions=charges_left(charges[player]))
-        else:
-            # Translators: picture, a player has no special function left, only Bluff.
-            words = _("Left: only Bluff")
-        lines = pictures_text.wrap(words, 12, CARD_WIDTH - 8, max_lines=3)
-        for index, shown in enumerate(lines):
-            pictures_text.draw_text(image, (left + 4, LEFT_TOP + 10 + 18 * index), shown, 12,
-                                    colours.MUTED, BACKGROUND)  # fmt: skip
+    if charges is None:
+        words = _("Classic mode: the dice choose every move.")
+    elif charges_left(charges[player]):
+        # Translators: picture, the special functions a player has left this game.
+        words = _("Left: {functions}").format(functions=charges_left(charges[player]))
+    else:
+        # Translators: picture, a player has no special function left, only Bluff.
+        words = _("Left: only Bluff")
+    return Words(words, WORDS_SIZE, colours.MUTED, max_lines=4)
 
 
 def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None) -> str:

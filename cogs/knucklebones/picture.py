@@ -1,11 +1,11 @@
 """The Knucklebones board as a picture; the same board in words, its alt text, is
 ``cogs.knucklebones.alt_text``.
 
-Layout (500 × 376, a 4:3 card that Discord shows width-limited on a phone and on the
-desktop): on the left both grids, seat 0 on top growing down towards the middle and seat
-1 below growing up, so the two columns that fight face each other across a band that
-holds each column's score; on the right one card per player beside their grid (name,
-total, and for the player to move the die they rolled), and the legend in the band.
+Layout (400 × 330): on the left both grids, seat 0 on top growing down towards the middle
+and seat 1 below growing up, so the two columns that fight face each other across a band
+that holds each column's score; on the right one card per player beside their grid (name,
+total, and for the player to move the die they rolled), and the turn and the legend in the
+band between the cards.
 
 No cue is colour alone: pairs and triples carry "×2"/"×3", the last die placed has a
 ring, dice just knocked out stay as crossed-out ghosts in a red-framed column, the player
@@ -27,17 +27,19 @@ from bot.i18n import N_, _, ngettext, number
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
 from bot.pictures.canvas import IndexedCanvas, IndexedPalette
-from bot.pictures.picture import Picture
+from bot.pictures.draw import snap
+from bot.pictures.picture import MIN_TEXT_PX, Picture
 from cogs.knucklebones.alt_text import alt_text
 
 FILENAME = "board.png"
 COLUMNS = 3
 SLOTS = 3
 
-# Geometry (pixels). 400 × 300 is what a desktop shows (an embed image is at most 400
-# wide, 300 high): drawn at that size it is shown pixel for pixel there, and at 70% on a
-# phone's 280 px, where nothing a player must read is under 11 px.
-WIDTH, HEIGHT = 400, 300
+# Geometry (pixels). Sent as a message's attachment, which Discord's desktop client shows
+# at up to 550 × 350 (``bot.pictures.picture.DESKTOP_BOX``): at 400 × 330 it is shown pixel
+# for pixel, so every text is drawn at 14 px or more (``MIN_TEXT``), and a phone, which
+# shows it about 300 px wide, still gets 10 px or more.
+WIDTH, HEIGHT = 400, 330
 MARGIN = 10
 DIE = 34
 SLOT_GAP = 3
@@ -61,13 +63,15 @@ CARDS = {
 ROLLED_DIE = 42
 SUPERSAMPLE = 4
 
-# Text sizes (pixels).
+# Text sizes (pixels); a name too wide for its card is drawn smaller, down to MIN_TEXT.
+MIN_TEXT = MIN_TEXT_PX
 NAME_SIZE = 21
 TOTAL_SIZE = 40
 LABEL_SIZE = 16
 SCORE_SIZE = 15
-CHIP_SIZE = 12
-LEGEND_SIZE = 12
+CHIP_SIZE = 14
+CHIP_HEIGHT = 18
+LEGEND_SIZE = 14
 
 # Meaning -> colour. Each pair below is checked by the tests (text 4.5:1, cues 3:1).
 CARD = colours.SURFACE
@@ -81,6 +85,8 @@ TEXT_PAIRS: tuple[tuple[colours.RGB, colours.RGB], ...] = (
     (colours.DANGER, colours.SURFACE),
     (colours.TEXT, colours.BACKGROUND),
     (colours.MUTED, colours.BACKGROUND),
+    (colours.INK_ON_LIGHT, colours.PAIR),
+    (colours.INK_ON_LIGHT, colours.TRIPLE),
 )
 CHIP_INK = colours.INK_ON_LIGHT
 LAST_RING = colours.ACCENT
@@ -167,23 +173,21 @@ def _die_rgb(
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 
+def chip_label(count: int) -> str:
+    return f"×{count}"
+
+
 def _chip_rgb(count: int) -> Image.Image:
-    """ "×2" or "×3" in a pill of the pair's or triple's colour, beside a column's score."""
-    label = f"×{count}"
+    """The pill of the pair's or triple's colour beside a column's score; its "×2" or "×3"
+    is drawn on it with the other texts (``_draw_band``)."""
     fill = FILLS[count]
-    chip_width = pictures_text.width(label, CHIP_SIZE, "bold") + 8
-    chip_height = 15
+    chip_width = pictures_text.width(chip_label(count), CHIP_SIZE, "bold") + 8
     scale = SUPERSAMPLE
-    big = Image.new("RGB", (chip_width * scale, chip_height * scale), CARD)
+    big = Image.new("RGB", (chip_width * scale, CHIP_HEIGHT * scale), CARD)
     ImageDraw.Draw(big).rounded_rectangle(
         (0, 0, big.width - 1, big.height - 1), radius=big.height // 2, fill=fill
     )
-    chip = big.resize((chip_width, chip_height), Image.Resampling.LANCZOS)
-    pictures_text.draw_text(
-        chip, (chip_width / 2, chip_height / 2), label, CHIP_SIZE, CHIP_INK, fill,
-        weight="bold", anchor="mm",
-    )  # fmt: skip
-    return chip
+    return snap(big.resize((chip_width, CHIP_HEIGHT), Image.Resampling.LANCZOS), (fill, CARD))
 
 
 def _ghost_rgb(size: int, background: colours.RGB) -> Image.Image:
@@ -411,29 +415,32 @@ def _draw_card(
     winners = view.get("winners") or []
     inner = left + 12
     canvas.text((inner, top + 21), names[seat], NAME_SIZE, colours.TEXT, CARD, weight="bold",
-                max_width=right - inner - 10)  # fmt: skip
+                slot=(inner, top + 2, right - 10, top + 38), min_size=MIN_TEXT,
+                name=True)  # fmt: skip
     score = view["scores"][seat]
     total = number(score)
     ink = colours.GOLD if finished and seat in winners else colours.TEXT
     baseline = bottom - 14
-    drawn = canvas.text((inner, baseline), total, TOTAL_SIZE, ink, CARD, weight="bold",
-                        anchor="ls")  # fmt: skip
     rolled_left = right - 12 - ROLLED_DIE
+    drawn = canvas.text((inner, baseline), total, TOTAL_SIZE, ink, CARD, weight="bold",
+                        anchor="ls", slot=(inner, bottom - 50, rolled_left - 4, bottom - 6),
+                        min_size=MIN_TEXT)  # fmt: skip
     # Translators: drawn after a player's total in the board picture ("38 points").
     canvas.text((inner + drawn + 6, baseline), ngettext("point", "points", score), LABEL_SIZE,
-                colours.MUTED, CARD, anchor="ls",
-                max_width=rolled_left - 4 - (inner + drawn + 6))  # fmt: skip
+                colours.MUTED, CARD, anchor="ls", min_size=MIN_TEXT,
+                slot=(inner + drawn + 6, bottom - 50, rolled_left - 4, bottom - 6))  # fmt: skip
     status_y = top + 47
+    status_slot = (inner, top + 38, right - 10, top + 60)
     if stopped and not finished:
         # Translators: drawn on both players' cards of a game stopped without a result.
         canvas.text((inner, status_y), _("■ stopped"), LABEL_SIZE, colours.MUTED, CARD,
-                    weight="bold", max_width=right - inner - 10)  # fmt: skip
+                    weight="bold", slot=status_slot, min_size=MIN_TEXT)  # fmt: skip
         return
     if not finished:
         if view.get("current_player") == seat:
             # Translators: drawn on the card of the player who places the rolled die.
             canvas.text((inner, status_y), _("▶ to place"), LABEL_SIZE, colours.ACCENT, CARD,
-                        weight="bold", max_width=right - inner - 10)  # fmt: skip
+                        weight="bold", slot=status_slot, min_size=MIN_TEXT)  # fmt: skip
             canvas.paste(
                 sprites().dice["rolled", view["die"]],
                 (right - 12 - ROLLED_DIE, bottom - 12 - ROLLED_DIE),
@@ -442,7 +449,7 @@ def _draw_card(
     status, ink, weight = _final_status(view, seat)
     if status:
         canvas.text((inner, status_y), status, LABEL_SIZE, ink, CARD, weight=weight,
-                    max_width=right - inner - 10)  # fmt: skip
+                    slot=status_slot, min_size=MIN_TEXT)  # fmt: skip
 
 
 def _final_status(view: Mapping[str, Any], seat: int) -> tuple[str, colours.RGB, Any]:
@@ -466,31 +473,41 @@ def _draw_band(canvas: IndexedCanvas, view: Mapping[str, Any]) -> None:
     when the column holds a pair or a triple), then the turn and the legend."""
     chips = sprites().dice
     middle = BAND_TOP + BAND / 2
-    for seat, y in ((0, middle - 10), (1, middle + 10)):
+    for seat, y in ((0, middle - 13), (1, middle + 13)):
+        # Each column's score keeps to its own tray's width (and the gaps beside it).
+        top, bottom = (BAND_TOP + 1, middle - 2) if seat == 0 else (middle + 2, BOTTOM_TRAYS - 1)
         for column in range(COLUMNS):
             left, _top, right, _bottom = tray_box(seat, column)
+            slot = (left - TRAY_GAP / 2, top, right + TRAY_GAP / 2, bottom)
             faces = view["boards"][seat][column]
             count = max((faces.count(face) for face in faces), default=1)
             score = number(view["column_scores"][seat][column])
             if count < 2:
                 canvas.text(((left + right) / 2, y), score, SCORE_SIZE, colours.TEXT, CARD,
-                            weight="bold", anchor="mm")  # fmt: skip
+                            weight="bold", anchor="mm", slot=slot)  # fmt: skip
                 continue
             chip = chips["chip", count]
             score_width = pictures_text.width(score, SCORE_SIZE, "bold")
             start = (left + right - score_width - 2 - chip.width) / 2
             canvas.text((start, y), score, SCORE_SIZE, colours.TEXT, CARD, weight="bold",
-                        anchor="lm")  # fmt: skip
-            canvas.paste(chip, (round(start + score_width + 2), round(y - chip.height / 2)))
+                        anchor="lm", slot=slot)  # fmt: skip
+            chip_left = round(start + score_width + 2)
+            chip_top = round(y - chip.height / 2)
+            canvas.paste(chip, (chip_left, chip_top))
+            canvas.text((chip_left + chip.width / 2, chip_top + chip.height / 2),
+                        chip_label(count), CHIP_SIZE, CHIP_INK, FILLS[count], weight="bold",
+                        anchor="mm", slot=(chip_left, chip_top, chip_left + chip.width,
+                                           chip_top + chip.height))  # fmt: skip
     legend_left = CARD_LEFT + 2
     # Translators: the turn number, drawn in the board picture.
     turn = _("Turn {turn}").format(turn=number(view["turn"]))
-    canvas.text((legend_left, middle - 11), turn, LEGEND_SIZE, colours.MUTED,
-                colours.BACKGROUND, weight="bold", max_width=CARD_RIGHT - legend_left)  # fmt: skip
-    canvas.text((legend_left, middle + 6), _(LEGEND), LEGEND_SIZE, colours.MUTED,
-                colours.BACKGROUND, max_width=CARD_RIGHT - legend_left)  # fmt: skip
+    canvas.text((legend_left, BAND_TOP + 14), turn, LEGEND_SIZE, colours.MUTED,
+                colours.BACKGROUND, weight="bold",
+                slot=(legend_left, BAND_TOP + 4, CARD_RIGHT, BAND_TOP + 24))  # fmt: skip
+    canvas.block((legend_left, BAND_TOP + 26, CARD_RIGHT, BOTTOM_TRAYS - 4), _(LEGEND),
+                 LEGEND_SIZE, colours.MUTED, colours.BACKGROUND, leading=1.2)  # fmt: skip
 
 
-# Translators: the legend drawn in the board picture (keep it short: it has one line of
-# about 200 pixels). ◯ marks the last die placed, ✕ the dice just knocked out.
+# Translators: the legend drawn in the board picture (keep it short: it has two lines of
+# about 220 pixels). ◯ marks the last die placed, ✕ the dice just knocked out.
 LEGEND = N_("×2 pair · ×3 triple · ◯ last · ✕ knocked")

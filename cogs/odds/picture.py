@@ -5,10 +5,14 @@ Pure, like the texts (``cogs.odds.render``): it takes numbers already computed b
 analysis lab (``DicemanFigures``: plain floats and strings, not the engines' objects) and
 returns a ``Picture``; ``cogs.odds.figures`` draws it once per process and keeps it.
 
-The picture is 400 × 300, what Discord shows an embed image at on the desktop, so it is
-shown pixel for pixel: only the table (each cell: how often the row's pick deals more
-damage, and how often the round is even); the advice, the best mix and the key are embed
-text, which Discord sets at full size on any screen.
+The picture is the embed's image, which Discord's desktop client shows at up to 400 × 300
+(``bot.pictures.picture.DESKTOP_BOX``): drawn at 400 × 300 it is shown pixel for pixel, so
+every text is drawn at 14 px or more. It holds only the table (each cell: how often the
+row's pick deals more damage, and how often the round is even); the advice, the best mix
+and the key are embed text, which Discord sets at full size on any screen.
+
+The picks are written with the dice's initials from the catalogs (M+H in English, M+Ec in
+Spanish), which the key under the table spells out in the same language.
 """
 
 from __future__ import annotations
@@ -19,27 +23,27 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot import i18n
-from bot.i18n import _
+from bot.i18n import _, pgettext
 from bot.pictures import contrast
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import Picture, clip_alt_text
+from bot.pictures.picture import MIN_TEXT_PX, Picture, clip_alt_text
 
 HEATMAP_NAME = "diceman_odds.png"
 
 # Geometry (pixels).
 WIDTH, HEIGHT = 400, 300
 MARGIN = 8
-TITLE_BAR = 26
+TITLE_BAR = 38  # the title, in two lines where a language needs them
 HEADER = 20
-ROW_LABEL = 44
+ROW_LABEL = 56
 CELL_WIDTH = 52
-CELL_HEIGHT = 38
+CELL_HEIGHT = 36
 CELL_GAP = 2
-TITLE_SIZE = 13
-LABEL_SIZE = 13
+TITLE_SIZE = MIN_TEXT_PX
+LABEL_SIZE = MIN_TEXT_PX
 CELL_SIZE = 16
-TIE_SIZE = 12
+TIE_SIZE = MIN_TEXT_PX
 
 BACKGROUND = colours.BACKGROUND
 # A perceptually even dark-to-bright ramp (viridis anchors): a sequential scale, because a
@@ -56,8 +60,29 @@ LIGHT_INK, DARK_INK = colours.TEXT, colours.INK_ON_LIGHT
 
 def die_key() -> str:
     """What the table's letters stand for."""
-    # Translators: the key under the Diceman table; the letters M, P, S, H stay as they are.
+    # Translators: the key under the Diceman table: each die's initial as the table shows
+    # it (the translations of "M", "P", "S" and "H" in the context "Diceman die initial"),
+    # then its name as the game calls it.
     return _("M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10")
+
+
+def initials() -> dict[str, str]:
+    """Each die's initial in the current language, by the engine's letter (M, P, S, H)."""
+    # Translators: the initial of a Diceman die in the /odds table (the die's name in your
+    # language: Magic, Priority, Sword, Shield), one or two letters; the four must differ
+    # (the table's picks read "M+S"), and the key under the table spells them out.
+    return {
+        "M": pgettext("Diceman die initial: Magic", "M"),
+        "P": pgettext("Diceman die initial: Priority", "P"),
+        "S": pgettext("Diceman die initial: Sword", "S"),
+        "H": pgettext("Diceman die initial: Shield", "H"),
+    }
+
+
+def pick_label(label: str) -> str:
+    """An engine label such as ``"S+H"`` in the current language's initials."""
+    letters = initials()
+    return "+".join(letters[part] for part in label.split("+"))
 
 
 @dataclass(frozen=True)
@@ -152,20 +177,30 @@ def render_diceman_picture(figures: DicemanFigures) -> Picture:
     (big) and % of even rounds (small, after "=")."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    pictures_text.draw_text(
-        image, (MARGIN, MARGIN + TITLE_BAR / 2 - 2),
-        # Translators: the title drawn on the Diceman table picture (about 50 characters fit).
+    pictures_text.draw_block(
+        image, (MARGIN, MARGIN - 2, WIDTH - MARGIN, MARGIN + TITLE_BAR),
+        # Translators: the title drawn on the Diceman table picture (two lines of about 50
+        # characters at most).
         _("Your pick (row) vs theirs: % you deal more · = % even"),
-        TITLE_SIZE, colours.TEXT, BACKGROUND, weight="bold", max_width=WIDTH - 2 * MARGIN,
+        TITLE_SIZE, colours.TEXT, BACKGROUND, weight="bold", leading=1.2, valign="m",
     )  # fmt: skip
     header_y = MARGIN + TITLE_BAR + HEADER / 2
-    for index, label in enumerate(figures.labels):
+    labels = [pick_label(label) for label in figures.labels]
+    for index, label in enumerate(labels):
         left, top, right, bottom = cell_box(index, index)
+        header = (
+            left - CELL_GAP,
+            MARGIN + TITLE_BAR,
+            right + CELL_GAP,
+            MARGIN + TITLE_BAR + HEADER,
+        )
         pictures_text.draw_text(image, ((left + right) / 2, header_y), label, LABEL_SIZE,
-                                colours.MUTED, BACKGROUND, weight="bold", anchor="mm")  # fmt: skip
+                                colours.MUTED, BACKGROUND, weight="bold", anchor="mm",
+                                slot=header)  # fmt: skip
         pictures_text.draw_text(image, (MARGIN + ROW_LABEL - 6, (top + bottom) / 2), label,
                                 LABEL_SIZE, colours.MUTED, BACKGROUND, weight="bold",
-                                anchor="rm")  # fmt: skip
+                                anchor="rm", slot=(MARGIN, top, MARGIN + ROW_LABEL - 2,
+                                                   bottom))  # fmt: skip
     for row in range(len(figures.labels)):
         for column in range(len(figures.labels)):
             left, top, right, bottom = cell_box(row, column)
@@ -174,11 +209,13 @@ def render_diceman_picture(figures: DicemanFigures) -> Picture:
             draw.rectangle((left, top, right - 1, bottom - 1), fill=fill)
             ink = text_colour_on(fill)
             centre = (left + right) / 2
-            pictures_text.draw_text(image, (centre, top + 13), cell_percent(share), CELL_SIZE,
-                                    ink, fill, weight="bold", anchor="mm")  # fmt: skip
+            middle = top + 18
+            pictures_text.draw_text(image, (centre, top + 11), cell_percent(share), CELL_SIZE,
+                                    ink, fill, weight="bold", anchor="mm",
+                                    slot=(left, top, right, middle))  # fmt: skip
             even = "=" + cell_percent(figures.p_even(row, column))
             pictures_text.draw_text(image, (centre, bottom - 9), even, TIE_SIZE, ink, fill,
-                                    anchor="mm")  # fmt: skip
+                                    anchor="mm", slot=(left, middle, right, bottom))  # fmt: skip
     indexed = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     indexed.save(buffer, format="PNG", compress_level=9)
@@ -188,13 +225,15 @@ def render_diceman_picture(figures: DicemanFigures) -> Picture:
         filename=HEATMAP_NAME,
         width=WIDTH,
         height=HEIGHT,
+        shown="embed",
     )
 
 
 def diceman_alt_text(figures: DicemanFigures) -> str:
     """The table in words, one row per pick."""
     rows = []
-    for row, label in enumerate(figures.labels):
+    labels = [pick_label(label) for label in figures.labels]
+    for row, label in enumerate(labels):
         cells = ", ".join(
             f"{cell_percent(figures.p_more[row][c])} ({cell_percent(figures.p_even(row, c))})"
             for c in range(len(figures.labels))
@@ -203,5 +242,5 @@ def diceman_alt_text(figures: DicemanFigures) -> str:
     introduction = _(
         "Diceman, one round: how often the row's two dice deal more damage than the "
         "column's, with the share of even rounds in brackets. Columns: {columns}."
-    ).format(columns=", ".join(figures.labels))
+    ).format(columns=", ".join(labels))
     return clip_alt_text(f"{introduction} {' '.join(rows)} {die_key()}.")

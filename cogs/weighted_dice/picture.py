@@ -3,14 +3,18 @@ the two rollers with their dice and each side's chance, bets as they come in, an
 standings at the end.
 
 Drawn from the engine's ``public_view`` (everything in this game is public) and the
-seats' display names. 400 wide (what the desktop shows an embed image at), 300 high for
-up to 8 seats and taller for more, one row per seat:
+seats' display names. 550 wide, 320 high for up to 9 seats and taller for more (348 for
+twelve), one row per seat. Sent as a message's attachment, which Discord's desktop client
+shows at up to 550 × 350 (``bot.pictures.picture.DESKTOP_BOX``): every size is shown pixel
+for pixel, so every text is drawn at 14 px or more. A name gets 190 px, room for 16 wide
+letters (more when narrowed, ``bot.pictures.text.fit_lines``), and is drawn once, in its
+seat's row; the round names the rollers by number ("roller 1, d8", "10 on roller 1"):
 
 - left, the seats: name, a bar of points toward the target with the number, and what the
-  seat does this round in words (house, rolls the d8, bet 10 on Ann, left);
-- right, the round: each roller with their die and chance to win, the tie that goes to
-  the house, and the bets on each side; at the end, the winner and the final ranks; for a
-  game stopped without a result, that it stopped.
+  seat does this round in words (house, roller 1 with the d8, bet 10 on roller 1, left);
+- right, the round: each roller by number with their die and chance to win, the bets on
+  each, the tie that goes to the house; at the house's setup, the house; at the end, the
+  winners and the final ranks; for a game stopped without a result, that it stopped.
 
 The alt text names every seat in full (names are at most 32 characters on Discord; a
 longer stored one is shortened at 40, as in the other games). Twelve long names and every
@@ -31,19 +35,35 @@ from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import ALT_TEXT_LIMIT, Picture, clip_alt_text
+from bot.pictures.picture import ALT_TEXT_LIMIT, MIN_TEXT_PX, Picture, clip_alt_text
 
 FILENAME = "table.png"
-WIDTH = 400
-MIN_HEIGHT = 300
+WIDTH = 550
+MIN_HEIGHT = 320
 MARGIN = 10
 HEADER = 30
 ROW = 24
-LIST_WIDTH = 252
+PAD = 8  # inside the seats' card and the round's panel
+# A seat's row, left to right: the name (16 wide letters at 14 px, or 16 emoji narrowed),
+# the points bar and number, the role ("150 on roller 2" at 14 px in every language).
+NAME_LEFT = MARGIN + PAD
+NAME_WIDTH = 190
+BAR_LEFT = NAME_LEFT + NAME_WIDTH + 5
+BAR_WIDTH = 22
+POINTS_LEFT = BAR_LEFT + BAR_WIDTH + 5
+POINTS_WIDTH = 30
+ROLE_LEFT = POINTS_LEFT + POINTS_WIDTH + 5
+ROLE_WIDTH = 122
+LIST_WIDTH = ROLE_LEFT + ROLE_WIDTH + 6 - MARGIN
 PANEL_LEFT = MARGIN + LIST_WIDTH + 8
-NAME_WIDTH = 78
-BAR_LEFT = MARGIN + 10 + NAME_WIDTH + 6
-BAR_WIDTH = 34
+PANEL_INNER = WIDTH - MARGIN - PANEL_LEFT - 2 * PAD  # 113: "Roller 1 wins", a name's half
+
+# Text sizes (pixels); a name too wide for its room is drawn smaller, down to MIN_TEXT.
+MIN_TEXT = MIN_TEXT_PX
+HEADING_SIZE = 15
+WORDS_SIZE = MIN_TEXT
+CHANCE_SIZE = 22
+WINNER_SIZE = 15
 
 BACKGROUND, CARD = colours.BACKGROUND, colours.SURFACE
 TEXT_PAIRS = (
@@ -116,11 +136,12 @@ def render_table(
         )
     )
     phase = PHASES["stopped" if halted else view["phase"]]
-    pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, 15, colours.TEXT, BACKGROUND,
-                            weight="bold", max_width=LIST_WIDTH)  # fmt: skip
-    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(phase), 13,
-                            colours.MUTED, BACKGROUND, anchor="rm",
-                            max_width=WIDTH - PANEL_LEFT)  # fmt: skip
+    header = (MARGIN, MARGIN, PANEL_LEFT - 8, MARGIN + HEADER - 4)
+    pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, HEADING_SIZE, colours.TEXT,
+                            BACKGROUND, weight="bold", slot=header, min_size=MIN_TEXT)  # fmt: skip
+    corner = (PANEL_LEFT, MARGIN, WIDTH - MARGIN, MARGIN + HEADER - 4)
+    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(phase), WORDS_SIZE,
+                            colours.MUTED, BACKGROUND, anchor="rm", slot=corner)  # fmt: skip
     _draw_seats(image, view, names, height, halted)
     if halted:
         _draw_stopped(image, view, height)
@@ -153,7 +174,8 @@ def _role(
 ) -> tuple[str, colours.RGB]:
     """What a seat does this round, in words (and its colour). ``halted``: the game was
     stopped, so nobody is still to bet. ``by_number``: rollers as "roller 1" / "roller 2"
-    rather than by name (the alt text's shorter forms)."""
+    rather than by name (the picture, which draws each name once, and the alt text's
+    shorter forms)."""
     player = view["players"][seat]
     if not player["active"]:
         # Translators: a seat's role in the picture: the player left the game.
@@ -168,8 +190,9 @@ def _role(
         index = view["rollers"].index(seat)
         die = _die(view["dice"][index])
         if by_number:
-            # Translators: a seat's role in the alt text's shorter form, e.g. "roller 1,
-            # d8" (the bets then say "10 on roller 1").
+            # Translators: a seat's role in the picture and the alt text's shorter form,
+            # e.g. "roller 1, d8" (the bets then say "10 on roller 1"); the picture's column
+            # is about 120 pixels wide.
             return _("roller {number}, {die}").format(number=index + 1, die=die), colours.TEXT
         # Translators: a seat's role in the picture, e.g. "rolls d8".
         return _("rolls {die}").format(die=die), colours.TEXT
@@ -177,7 +200,8 @@ def _role(
     if bet is not None:
         amount = number(bet["amount"])
         if by_number:
-            # Translators: a seat's bet in the alt text's shorter form, e.g. "10 on roller 1".
+            # Translators: a seat's bet in the picture and the alt text's shorter form, e.g.
+            # "10 on roller 1" (about 120 pixels in the picture: "150 on roller 2" must fit).
             return _("{amount} on roller {number}").format(
                 amount=amount, number=bet["roller"] + 1
             ), colours.GOOD
@@ -203,135 +227,143 @@ def _draw_seats(
     target = view["target"]
     for row, seat in enumerate(_seat_order(view)):
         y = top + 6 + row * ROW + ROW / 2
+        row_top, row_bottom = y - ROW / 2, y + ROW / 2
         player = view["players"][seat]
         ink = colours.TEXT if player["active"] else colours.MUTED
-        pictures_text.draw_text(image, (MARGIN + 10, y), names[seat], 13, ink, CARD,
-                                weight="bold", max_width=NAME_WIDTH)  # fmt: skip
+        pictures_text.draw_text(image, (NAME_LEFT, y), names[seat], WORDS_SIZE, ink, CARD,
+                                weight="bold", name=True,
+                                slot=(NAME_LEFT, row_top, NAME_LEFT + NAME_WIDTH,
+                                      row_bottom))  # fmt: skip
         points = player["points"]
         draw.bar(image, (BAR_LEFT, y - 3, BAR_LEFT + BAR_WIDTH, y + 3), points / target,
                  colours.GOLD, colours.RAISED, CARD)  # fmt: skip
-        pictures_text.draw_text(image, (BAR_LEFT + BAR_WIDTH + 5, y), number(points), 13,
-                                colours.TEXT, CARD, weight="bold")  # fmt: skip
-        role, role_ink = _role(view, names, seat, halted)
+        pictures_text.draw_text(image, (POINTS_LEFT, y), number(points), WORDS_SIZE,
+                                colours.TEXT, CARD, weight="bold",
+                                slot=(POINTS_LEFT, row_top, POINTS_LEFT + POINTS_WIDTH,
+                                      row_bottom))  # fmt: skip
+        role, role_ink = _role(view, names, seat, halted, by_number=True)
         if role:
-            role_left = BAR_LEFT + BAR_WIDTH + 32
-            pictures_text.draw_text(image, (role_left, y), role, 12, role_ink, CARD,
-                                    max_width=MARGIN + LIST_WIDTH - 8 - role_left)  # fmt: skip
+            pictures_text.draw_text(image, (ROLE_LEFT, y), role, WORDS_SIZE, role_ink, CARD,
+                                    slot=(ROLE_LEFT, row_top, ROLE_LEFT + ROLE_WIDTH,
+                                          row_bottom))  # fmt: skip
+
+
+class _Panel:
+    """The round's panel on the right, filled from the top: each block of words below the
+    one before, in the panel's width."""
+
+    def __init__(self, image: Image.Image, height: int) -> None:
+        self.image = image
+        self.left = PANEL_LEFT + PAD
+        self.right = self.left + PANEL_INNER
+        self.bottom = height - MARGIN - 6
+        self.y = float(MARGIN + HEADER + 8)
+        draw.paste_box(image, (PANEL_LEFT, MARGIN + HEADER, WIDTH - MARGIN, height - MARGIN),
+                       10, CARD, BACKGROUND)  # fmt: skip
+
+    def words(
+        self,
+        text: str,
+        size: int,
+        ink: colours.RGB,
+        *,
+        weight: pictures_text.Weight = "regular",
+        max_lines: int = 2,
+        name: bool = False,
+        gap: float = 4,
+    ) -> None:
+        layout = pictures_text.draw_block(
+            self.image, (self.left, self.y, self.right, self.bottom), text, size, ink, CARD,
+            weight=weight, min_size=MIN_TEXT, max_lines=max_lines, leading=1.2, name=name,
+        )  # fmt: skip
+        self.y = layout.bottom + gap
+
+    def space(self, pixels: float) -> None:
+        self.y += pixels
 
 
 def _draw_round(
     image: Image.Image, view: Mapping[str, Any], names: Sequence[str], height: int
 ) -> None:
-    left, right = PANEL_LEFT, WIDTH - MARGIN
-    top = MARGIN + HEADER
-    draw.paste_box(image, (left, top, right, height - MARGIN), 10, CARD, BACKGROUND)
-    inner, width = left + 10, right - left - 20
+    panel = _Panel(image, height)
     if view["phase"] == "finished":
-        _draw_winners(image, view, names, inner, top, width)
+        _draw_winners(panel, view, names)
         return
     if view["phase"] == "setup":
-        house = names[view["house"]]
-        lines: list[tuple[str, colours.RGB, pictures_text.Weight]]
-        # Translators: short lines in the picture's narrow panel: "House", the house's
-        # name, then "picks two rollers and their dice" (wrapped, 3 lines at most).
-        lines = [(_("House"), colours.MUTED, "regular"), (house, colours.TEXT, "bold")]
-        picks = pictures_text.wrap(_("picks two rollers and their dice"), 13, width, max_lines=3)
-        lines.extend((words, colours.MUTED, "regular") for words in picks)
-        for index, (words, ink, weight) in enumerate(lines):
-            pictures_text.draw_text(image, (inner, top + 18 + 20 * index), words, 13, ink, CARD,
-                                    weight=weight, max_width=width)  # fmt: skip
+        # Translators: short lines in the picture's narrow panel (about 110 pixels wide):
+        # "House", the house's name, then "picks two rollers and their dice" (wrapped, 4
+        # lines at most).
+        panel.words(_("House"), WORDS_SIZE, colours.MUTED, gap=2)
+        panel.words(names[view["house"]], WORDS_SIZE, colours.TEXT, weight="bold", name=True)
+        panel.words(_("picks two rollers and their dice"), WORDS_SIZE, colours.MUTED,
+                    max_lines=4)  # fmt: skip
         return
     odds = view["odds"]
     totals = view["bet_totals"]
-    y = top + 10
-    for side, seat in enumerate(view["rollers"]):
-        sides = view["dice"][side]
-        chip = draw.rounded_box((34, 22), 6, colours.DIE_FACE, CARD)
-        image.paste(chip, (inner, y))
-        pictures_text.draw_text(image, (inner + 17, y + 11), _die(sides), 13,
-                                colours.INK_ON_LIGHT, colours.DIE_FACE, weight="bold",
-                                anchor="mm")  # fmt: skip
-        pictures_text.draw_text(image, (inner + 42, y + 11), names[seat], 13, colours.TEXT,
-                                CARD, weight="bold", max_width=width - 42)  # fmt: skip
-        pictures_text.draw_text(image, (inner, y + 38), _chance(odds[side]), 22, colours.TEXT,
-                                CARD, weight="bold", anchor="ls")  # fmt: skip
-        chance_width = pictures_text.width(_chance(odds[side]), 22, "bold")
-        # Translators: after a roller's chance in the picture: "62% to win".
-        pictures_text.draw_text(image, (inner + chance_width + 5, y + 38), _("to win"), 12,
-                                colours.MUTED, CARD, anchor="ls",
-                                max_width=width - chance_width - 5)  # fmt: skip
+    for side in range(len(view["rollers"])):
+        # Translators: above a roller's die and chance in the picture's narrow panel
+        # (about 110 pixels wide; longer takes 2 lines): "Roller 1 wins" then "d8 62%", as the
+        # tie's "Tie 8%: the house wins" (the seats say "roller 1, d8" beside the name).
+        panel.words(_("Roller {number} wins").format(number=number(side + 1)), WORDS_SIZE,
+                    colours.MUTED, gap=3)  # fmt: skip
+        top = round(panel.y)
+        chip = draw.rounded_box((34, 24), 6, colours.DIE_FACE, CARD)
+        image.paste(chip, (panel.left, top))
+        pictures_text.draw_text(image, (panel.left + 17, top + 12), _die(view["dice"][side]),
+                                WORDS_SIZE, colours.INK_ON_LIGHT, colours.DIE_FACE,
+                                weight="bold", anchor="mm",
+                                slot=(panel.left, top, panel.left + 34, top + 24))  # fmt: skip
+        pictures_text.draw_text(image, (panel.left + 40, top + 12), _chance(odds[side]),
+                                CHANCE_SIZE, colours.TEXT, CARD, weight="bold",
+                                min_size=MIN_TEXT,
+                                slot=(panel.left + 40, top - 3, panel.right, top + 27))  # fmt: skip
+        panel.space(28)
         # Translators: the points bet on a roller so far, in the picture: "bets on: 25".
         bets_on = _("bets on: {points}").format(points=number(totals[side]))
-        pictures_text.draw_text(image, (inner, y + 54), bets_on, 12,
-                                colours.GOOD if totals[side] else colours.MUTED, CARD,
-                                max_width=width)  # fmt: skip
-        y += 72
+        panel.words(bets_on, WORDS_SIZE, colours.GOOD if totals[side] else colours.MUTED, gap=8)
     # Translators: the chance of a tie in the picture, followed by "the house wins".
     tie = _("Tie {chance}:").format(chance=_chance(odds[2]))
-    pictures_text.draw_text(image, (inner, y + 2), tie, 12,
-                            colours.ACCENT, CARD, weight="bold", max_width=width)  # fmt: skip
-    pictures_text.draw_text(image, (inner, y + 18), _("the house wins"), 12, colours.ACCENT, CARD,
-                            max_width=width)  # fmt: skip
+    panel.words(tie, WORDS_SIZE, colours.ACCENT, weight="bold", gap=1)
+    panel.words(_("the house wins"), WORDS_SIZE, colours.ACCENT, gap=8)
     waiting = len(view["to_act"])
     if waiting:
         words = ngettext("{count} still to bet", "{count} still to bet", waiting).format(
             count=number(waiting)
         )
-        pictures_text.draw_text(image, (inner, y + 40), words, 12, colours.MUTED, CARD,
-                                max_width=width)  # fmt: skip
+        panel.words(words, WORDS_SIZE, colours.MUTED)
 
 
 def _draw_stopped(image: Image.Image, view: Mapping[str, Any], height: int) -> None:
     """The round panel of a game stopped without a result: that it stopped, after how
     many rounds."""
-    left, right = PANEL_LEFT, WIDTH - MARGIN
-    top = MARGIN + HEADER
-    draw.paste_box(image, (left, top, right, height - MARGIN), 10, CARD, BACKGROUND)
-    inner, width = left + 10, right - left - 20
-    # Translators: the picture's narrow panel for a game stopped without a result:
-    # "■ Stopped", then "no result counts" (wrapped, 3 lines at most).
-    pictures_text.draw_text(image, (inner, top + 18), _("■ Stopped"), 14, colours.TEXT, CARD,
-                            weight="bold", max_width=width)  # fmt: skip
-    lines = pictures_text.wrap(_("no result counts"), 13, width, max_lines=3)
-    for index, words in enumerate(lines):
-        pictures_text.draw_text(image, (inner, top + 40 + 18 * index), words, 13, colours.MUTED,
-                                CARD, max_width=width)  # fmt: skip
+    panel = _Panel(image, height)
+    # Translators: the picture's narrow panel (about 110 pixels wide) for a game stopped
+    # without a result: "■ Stopped", then "no result counts" (wrapped, 3 lines at most).
+    panel.words(_("■ Stopped"), WORDS_SIZE, colours.TEXT, weight="bold")
+    panel.words(_("no result counts"), WORDS_SIZE, colours.MUTED, max_lines=3, gap=8)
     played = view["rounds_played"]
     rounds = ngettext("{rounds} round played", "{rounds} rounds played", played).format(
         rounds=number(played)
     )
-    pictures_text.draw_text(image, (inner, top + 44 + 18 * len(lines)), rounds, 12,
-                            colours.MUTED, CARD, max_width=width)  # fmt: skip
+    panel.words(rounds, WORDS_SIZE, colours.MUTED)
 
 
-def _draw_winners(
-    image: Image.Image,
-    view: Mapping[str, Any],
-    names: Sequence[str],
-    inner: int,
-    top: int,
-    width: int,
-) -> None:
+def _draw_winners(panel: _Panel, view: Mapping[str, Any], names: Sequence[str]) -> None:
     result = view["result"]
     winners = result["winners"]
     best = view["players"][winners[0]]["points"]
-    y = top + 18
     label = _("★ Winner") if len(winners) == 1 else _("★ Shared win")
-    pictures_text.draw_text(image, (inner, y), label, 14, colours.GOLD, CARD, weight="bold",
-                            max_width=width)  # fmt: skip
+    panel.words(label, WINNER_SIZE, colours.GOLD, weight="bold", gap=6)
     for seat in winners[:4]:
-        y += 22
-        pictures_text.draw_text(image, (inner, y), names[seat], 15, colours.TEXT, CARD,
-                                weight="bold", max_width=width)  # fmt: skip
-    y += 24
+        panel.words(names[seat], WINNER_SIZE, colours.TEXT, weight="bold", name=True)
+    panel.space(6)
     points = ngettext("{points} point", "{points} points", best).format(points=number(best))
-    pictures_text.draw_text(image, (inner, y), points, 13, colours.TEXT, CARD, max_width=width)
+    panel.words(points, WORDS_SIZE, colours.TEXT)
     played = view["rounds_played"]
     rounds = ngettext("{rounds} round played", "{rounds} rounds played", played).format(
         rounds=number(played)
     )
-    pictures_text.draw_text(image, (inner, y + 20), rounds, 12, colours.MUTED, CARD,
-                            max_width=width)  # fmt: skip
+    panel.words(rounds, WORDS_SIZE, colours.MUTED)
 
 
 def names_list(names: Sequence[str]) -> str:

@@ -108,8 +108,9 @@ def test_pairs_and_triples_carry_a_multiplier_chip_beside_the_column_score() -> 
         colours = band_colours(image, seat, column)
         assert not any(near(c, palette.PAIR, 4) or near(c, palette.TRIPLE, 4) for c in colours)
     with text.record() as drawn:
-        picture_module._chip_rgb(2)
-    assert [d.text for d in drawn] == ["×2"]
+        picture(position(boards))
+    chips = [(d.text, d.background) for d in drawn if d.text in ("×2", "×3")]
+    assert chips == [("×2", palette.PAIR), ("×3", palette.TRIPLE)]
     alt = render.render_board(position(boards), PLAYERS).alt_text
     assert "column 1: 2, 2, 5 (13, a pair)" in alt and "column 2: 6, 6, 6 (54, a triple)" in alt
 
@@ -268,7 +269,7 @@ def visible(line: str, names: dict[int, str]) -> str:
 
 
 def test_the_longest_status_line_fits_a_few_phone_lines() -> None:
-    """The message is one line, the picture (210 px tall on a phone) and one row of
+    """The message is one line, the picture (231 px tall on a phone) and one row of
     buttons: under one phone screen. The line itself, at its longest (32-character names,
     a knock-out of three, the warning), stays within five lines of a 280 px phone."""
     longest = "W" * 32

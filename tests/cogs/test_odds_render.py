@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from PIL import Image
 
+from bot import i18n
 from bot.pictures import contrast, text
 from cogs.odds import figures as odds_figures
 from cogs.odds import picture as odds_picture
@@ -17,6 +18,7 @@ from cogs.odds import render
 from game_core.ai.diceman import equilibrium, matchup_table
 from game_core.analysis.weighted_lengths import lengths
 from game_core.diceman import COMBOS
+from game_core.weighted_dice import DICE
 
 LABELS = ("M+P", "M+S", "M+H", "P+S", "P+H", "S+H")
 
@@ -199,12 +201,65 @@ def test_die_against_all_rows() -> None:
 
 def test_grid_lines() -> None:
     dice = (4, 20)
-    cells = {(a, b): float(odds_figures.pair_odds(a, b).tie) for a in dice for b in dice}
+    cells = {(a, b): float(odds_figures.pair_odds(a, b).a_wins) for a in dice for b in dice}
+    # Whole percentages (the corner says so), halves rounded up: 87.5% is 88.
     assert [line.split() for line in render.odds_grid_lines(dice, cells)] == [
-        ["d4", "d20"],
-        ["d4", "25.0%", "5.0%"],
-        ["d20", "5.0%", "5.0%"],
+        ["%", "d4", "d20"],
+        ["d4", "38", "8"],
+        ["d20", "88", "48"],
     ]
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_every_odds_table_fits_a_phone_in_every_language(language: str) -> None:
+    """A phone shows about 32 characters of a code block's line: /odds weighted's tables
+    (one die against every die, the whole grid twice, the game lengths) fit it, aligned."""
+    with i18n.use(language):
+        tables = [
+            render.die_against_all_lines(die, [odds_figures.pair_odds(die, d) for d in DICE])
+            for die in DICE
+        ]
+        for field in ("a_wins", "tie"):
+            cells = {
+                (a, b): float(getattr(odds_figures.pair_odds(a, b), field))
+                for a in DICE
+                for b in DICE
+            }
+            tables.append(render.odds_grid_lines(DICE, cells))
+        tables.append(render.game_length_lines(lengths()))
+    for table in tables:
+        assert max(len(line) for line in table) <= render.PHONE_COLUMNS, table
+        # Every row as long as the heads (the columns line up), dashes aside.
+        rows = [line for line in table if not set(line) <= {"-"}]
+        assert len({len(line) for line in rows[-len(DICE) :]}) == 1, table
+
+
+@pytest.mark.parametrize("language", sorted(i18n.LANGUAGES))
+def test_the_diceman_tables_initials_come_from_the_catalogs(language: str) -> None:
+    """The table's picks are written with the dice's initials in the reader's language,
+    four different ones, which the key under the table spells out."""
+    figures = odds_figures.diceman_figures()
+    with i18n.use(language):
+        initials = odds_picture.initials()
+        key = render.die_key()
+        with text.record() as drawn:
+            picture_ = odds_picture.render_diceman_picture(figures)
+    assert len(set(initials.values())) == 4 and all(initials.values())
+    for letter, name in render.DIE_NAMES.items():
+        with i18n.use(language):
+            assert f"{initials[letter]} = {i18n._(name)}" in key, (letter, key)
+    labels = {"+".join(initials[part] for part in label.split("+")) for label in figures.labels}
+    assert labels <= {piece.text for piece in drawn}
+    assert all(f"{label}:" in picture_.alt_text for label in labels)
+
+
+def test_the_spanish_and_french_tables_use_their_own_initials() -> None:
+    figures = odds_figures.diceman_figures()
+    for language, shield in (("es", "M+Ec"), ("fr", "M+B")):
+        with i18n.use(language), text.record() as drawn:
+            odds_picture.render_diceman_picture(figures)
+        shown = {piece.text for piece in drawn}
+        assert shield in shown and "M+H" not in shown, language
 
 
 def seats(share: float, low: float, high: float, **changes: object) -> render.SeatFigures:
@@ -302,4 +357,5 @@ def test_game_length_reading_says_where_the_card_fits_and_what_short_means() -> 
     reading = render.game_length_reading(lengths())
     assert "At 150 points that holds with 9 to 10 players" in reading
     assert "with 5 a game lasts about 35 rounds" in reading
-    assert "`/weighted new points:short game`" in reading
+    # A mention carries no option: the command, then the option to pick.
+    assert "`/weighted new` `points:short game` sets the target closest" in reading

@@ -17,7 +17,7 @@ from bot import i18n
 from bot.model.contract import stopped_text
 from bot.pictures import contrast, text
 from bot.pictures import palette as colours
-from bot.pictures.picture import ALT_TEXT_LIMIT, Picture
+from bot.pictures.picture import ALT_TEXT_LIMIT, DESKTOP_BOX, Picture, shown_scale
 from cogs.admin import CANCEL_REASON
 from cogs.dimension_duel import picture as duel_picture
 from cogs.knucklebones import picture as knucklebones_picture
@@ -174,10 +174,14 @@ def test_every_picture_has_alt_text_within_discords_limit(pictures: list[Any]) -
         assert picture.file().description == picture.alt_text
 
 
-def test_pictures_fit_the_width_players_see() -> None:
-    # 400 px wide (a desktop shows embed images that wide), landscape up to 8 seats.
-    for picture in screenshots.pictures().values():
-        assert picture.width == 400 and picture.height >= 300
+def test_pictures_are_shown_pixel_for_pixel_on_a_desktop() -> None:
+    # Within the box Discord's desktop client shows them in (550 × 350 for an attachment,
+    # 400 × 300 for an embed's image), so a size drawn is the size read; landscape.
+    for name, picture in screenshots.pictures().items():
+        box_width, box_height = DESKTOP_BOX[picture.shown]
+        assert picture.width <= box_width and picture.height <= box_height, name
+        assert picture.scale == 1.0 and picture.width > picture.height, name
+    assert shown_scale(1100, 700) == 0.5 and shown_scale(800, 300, "embed") == 0.5
 
 
 def test_the_duel_picture_never_shows_a_choice_before_the_reveal() -> None:

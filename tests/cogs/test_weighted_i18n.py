@@ -215,12 +215,13 @@ def test_the_picture_speaks_the_language_it_is_given_on_the_picture_thread() -> 
     for label in (
         "Ronda 2 · meta: 150 puntos",
         "apuestas abiertas",
-        "gana",
+        "Gana el lanzador 1",
         "apostado: 5",
         "Empate 8 %:",  # the picture draws a plain space
         "gana la banca",
-        "lanza d12",
-        "5 por Rudi",
+        # The picture names each seat once: the round's sides are rollers by number.
+        "lanzador 1, d12",
+        "5 por el lanzador 1",
     ):
         assert label in texts, label
     assert "bets open" not in texts

@@ -11,6 +11,9 @@ from PIL import Image
 
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
+from bot.pictures.picture import DESKTOP_BOX
+from cogs.dimension_duel import picture as duel_picture
+from cogs.knucklebones import picture as knucklebones_picture
 from cogs.knucklebones.cog import AI_MOVE_DELAY
 
 
@@ -35,7 +38,10 @@ async def test_a_knucklebones_message_is_a_line_a_picture_and_one_row_of_buttons
         assert "\n" not in board.content and board.embeds == []
         assert [a.filename for a in board.attachments] == ["board.png"]
         image, alt = picture_of(board, "board.png")
-        assert image.size == (400, 300)
+        # Shown pixel for pixel on a desktop (at most 550 × 350 for an attachment).
+        assert image.size == (knucklebones_picture.WIDTH, knucklebones_picture.HEIGHT)
+        assert image.width <= DESKTOP_BOX["attachment"][0]
+        assert image.height <= DESKTOP_BOX["attachment"][1]
         assert alt.startswith("Knucklebones board, turn ") and "(top grid)" in alt
         assert rows_of(board) == [["Column 1", "Column 2", "Column 3"]]
 
@@ -48,7 +54,7 @@ async def test_a_knucklebones_message_is_a_line_a_picture_and_one_row_of_buttons
     clock.advance(AI_MOVE_DELAY + 0.3)
     await fake_discord.wait_for(lambda: not ai_thinking(board), what="the AI's move")
     check_layout()
-    assert f"Last: {running_bot.user.display_name} put a " in board.content
+    assert f"Last move: {running_bot.user.display_name} put a " in board.content
 
 
 async def test_a_dimension_duel_message_leaves_bars_and_functions_to_its_picture(
@@ -60,7 +66,8 @@ async def test_a_dimension_duel_message_leaves_bars_and_functions_to_its_picture
     await alice.click(board, "Roll")
     await fake_discord.wait_for(lambda: "Turn 1 reveal" in board.text(), what="the reveal")
     image, alt = picture_of(board, "duel.png")
-    assert image.size == (400, 300)
+    assert image.width == duel_picture.WIDTH
+    assert duel_picture.MIN_HEIGHT <= image.height <= DESKTOP_BOX["attachment"][1]
     assert alt.startswith("Dimension Duel. ") and "Alice (" in alt and "hit points" in alt
     assert "\n" not in board.content
     text = board.text()

@@ -7,7 +7,7 @@ import logging
 import threading
 
 import pytest
-from fakediscord import CallbackType, FakeDiscord, FakeGuild, Player, wait_for_answer
+from fakediscord import CallbackType, FakeDiscord, FakeGuild, Player, pseudo, wait_for_answer
 from PIL import Image
 
 from bot.app import DiceBot
@@ -118,12 +118,19 @@ async def test_weighted_one_die_or_none(running_bot: DiceBot, alice: Player) -> 
     text = grid.text()
     assert "The row roller wins" in text and "the house takes every bet" in text
     rows = [line.split() for line in text.splitlines()]
-    assert ["d4", "25.0%", "16.7%", "12.5%", "10.0%", "8.3%", "5.0%"] in rows  # ties
-    assert ["d20", "87.5%", "82.5%", "77.5%", "72.5%", "67.5%", "47.5%"] in rows  # wins
+    # Whole percentages, so six dice fit a phone's width (one pair's fractions: die_a, die_b).
+    assert ["%", "d4", "d6", "d8", "d10", "d12", "d20"] in rows
+    assert ["d4", "25", "17", "13", "10", "8", "5"] in rows  # ties
+    assert ["d20", "88", "83", "78", "73", "68", "48"] in rows  # wins
+    tables = text.split("```")[1::2]
+    assert len(tables) == 3
+    if not pseudo.active():  # pseudo-text is 40% longer than any language, on purpose
+        assert all(len(line) <= 32 for table in tables for line in table.splitlines())
     # How long a game lasts, and the short game, as at /weighted new.
     assert "How long a game lasts" in text
     assert ["5", "35", "60", "10"] in rows and ["12", "8", "150", "8"] in rows
-    assert "`/weighted new points:short game`" in text
+    assert grid.message is not None
+    assert "/weighted new `points:short game` sets the target" in alice.reads(grid.message)
 
 
 async def test_knucklebones_first_request_defers_then_answers_from_the_cache(
