@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from bot import i18n
@@ -163,30 +164,63 @@ def pair_reading(odds: PairOdds) -> str:
     )
 
 
+# A phone shows about 32 characters of a code block's line before it wraps it (and a
+# wrapped table no longer reads as one): every table here is at most this wide, in every
+# language (tests/cogs/test_odds_render.py checks each).
+PHONE_COLUMNS = 32
+
+
+def _table(rows: Sequence[Sequence[str]], left_aligned: int = 0, least: int = 1) -> list[str]:
+    """Rows of cells as monospace lines, each column as wide as its widest cell and at
+    least ``least`` (the first ``left_aligned`` columns to the left, the others to the
+    right), one space between."""
+    widths = [max(least, *(len(row[index]) for row in rows)) for index in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(width) if index < left_aligned else cell.rjust(width)
+            for index, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append(" ".join(cells).rstrip())
+    return lines
+
+
 def die_against_all_lines(die: int, rows: Sequence[PairOdds]) -> list[str]:
     """A monospace table: ``die`` as the first roller against every die."""
     # Translators: the heads of a narrow table's columns ("d6 vs", "wins", "loses", "tie");
-    # keep each within 8 characters.
+    # keep each within 7 characters (a phone shows 32 of the table's line).
     against = _("{die} vs").format(die=die_name(die))
     wins = pgettext("odds table", "wins")
     loses = pgettext("odds table", "loses")
     tie = pgettext("odds table", "tie")
-    lines = [f"{against:>9}  {wins:>7} {loses:>7} {tie:>6}", "-" * 32]
+    cells = [[against, wins, loses, tie]]
     for odds in rows:
-        lines.append(
-            f"{die_name(odds.die_b):>9}  {percent(float(odds.a_wins)):>7} "
-            f"{percent(float(odds.b_wins)):>7} {percent(float(odds.tie)):>6}"
+        cells.append(
+            [
+                die_name(odds.die_b),
+                percent(float(odds.a_wins)),
+                percent(float(odds.b_wins)),
+                percent(float(odds.tie)),
+            ]
         )
-    return lines
+    lines = _table(cells, left_aligned=1)
+    return [lines[0], "-" * max(len(line) for line in lines), *lines[1:]]
+
+
+def whole_percent(value: float) -> str:
+    """A share as a whole percentage without the sign ("88" for 0.875: halves round up)."""
+    return number(int(Decimal(str(value * 100)).quantize(Decimal(1), ROUND_HALF_UP)))
 
 
 def odds_grid_lines(dice: Sequence[int], cells: dict[tuple[int, int], float]) -> list[str]:
-    """A monospace grid of percentages, row die against column die."""
-    lines = ["     " + "".join(f"{die_name(d):>6}" for d in dice)]
+    """A monospace grid, row die against column die, in whole percentages (the corner says
+    "%"): six columns of dice fit a phone's width only without decimals; one pair's exact
+    fractions are a command away."""
+    rows = [["%", *(die_name(die) for die in dice)]]
     for row in dice:
-        values = "".join(f"{i18n.percent(cells[row, column], 1):>6}" for column in dice)
-        lines.append(f"{die_name(row):<5}{values}")
-    return lines
+        rows.append([die_name(row), *(whole_percent(cells[row, column]) for column in dice)])
+    # Every column as wide as "d20", so the numbers stand apart.
+    return _table(rows, left_aligned=1, least=3)
 
 
 def game_length_lines(table: LengthTable) -> list[str]:
@@ -197,17 +231,26 @@ def game_length_lines(table: LengthTable) -> list[str]:
     # keep "to 150" within 8 characters, "short game" within 13, the others within 6.
     to_points = _("to {points}").format(points=TARGET_POINTS)
     short_game, seats, rounds, points = _("short game"), _("seats"), _("rounds"), _("points")
-    lines = [
-        f"{'':7}{to_points:<10}{short_game}",
-        f"{seats:>5}  {rounds:>6}    {points:>6} {rounds:>6}",
-        "-" * 30,
-    ]
+    rows = [[seats, rounds, points, rounds]]
     for players in TABLE_SIZES:
         card = table.length(players, TARGET_POINTS)
         short = table.short_target(players)
         short_rounds = table.length(players, short).rounds
-        lines.append(f"{players:>5}  {card.rounds:>6}    {short:>6} {short_rounds:>6}")
-    return lines
+        rows.append([str(players), str(card.rounds), str(short), str(short_rounds)])
+    widths = [max(len(row[index]) for row in rows) for index in range(4)]
+    # The two groups' heads span their columns: a column widens when its head is wider.
+    widths[1] = max(widths[1], len(to_points))
+    widths[3] = max(widths[3], len(short_game) - widths[2] - 1)
+    lines = [
+        " " * widths[0] + "  " + to_points.ljust(widths[1]) + "  " + short_game,
+    ]
+    for row in rows:
+        seats_cell, card_cell, points_cell, short_cell = (
+            cell.rjust(width) for cell, width in zip(row, widths, strict=True)
+        )
+        lines.append(f"{seats_cell}  {card_cell}  {points_cell} {short_cell}")
+    lines = [line.rstrip() for line in lines]
+    return [*lines[:2], "-" * max(len(line) for line in lines), *lines[2:]]
 
 
 def short_game_command() -> str:
