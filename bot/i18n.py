@@ -58,7 +58,10 @@ class Language:
 ENGLISH = "en"
 LANGUAGES: dict[str, Language] = {
     "en": Language("en", "English", ("en-US", "en-GB"), "en_US"),
-    "es": Language("es", "Español", ("es-ES", "es-419"), "es_ES"),
+    "es": Language("es", "Español", ("es-ES",), "es_ES"),
+    # Latin American Spanish: its own catalog (ustedes, Latin America's words and Discord's
+    # Latin American wording), named as Discord's own language picker names it.
+    "es-419": Language("es-419", "Español, LATAM", ("es-419",), "es_419"),
     "fr": Language("fr", "Français", ("fr",), "fr_FR"),
     "de": Language("de", "Deutsch", ("de",), "de_DE"),
     "pt-BR": Language("pt-BR", "Português (Brasil)", ("pt-BR",), "pt_BR"),

@@ -72,14 +72,15 @@ async def test_a_new_season_asked_and_confirmed_in_spanish(
     question = asked.text()
     assert question.startswith("⚠️ **¿Cerrar la temporada actual y empezar una nueva?**\n")
     assert "• **Knucklebones**: Temporada 1 (0 jugadores) → **Temporada 2 · Verano**" in question
-    assert question.endswith("Esta confirmación caduca en 5 min.")
+    # The admin's client asks for Latin American Spanish: « vence », not Spain's « caduca ».
+    assert question.endswith("Esta confirmación vence en 5 min.")
 
     done = await admin.click(asked.message, "Cerrar la temporada")
     closed = (await done.final_message()).text()
     assert closed.startswith("🏁 **Nueva temporada en marcha.**\n")
     assert (
         "• **Knucklebones**: Temporada 1 cerrada sin partidas entre jugadores; "
-        "**Temporada 2 · Verano** ha comenzado." in closed
+        "**Temporada 2 · Verano** comenzó." in closed
     )
 
     listed = await member.slash("dicebot season list", game="knucklebones")
