@@ -133,8 +133,21 @@ ENGLISH_SHOTS: dict[str, Callable[[], Picture]] = {
 }
 
 
-# One picture per other language, a different game's in turn (names as in English).
+# One picture per other language, a different game's in turn (names as in English); the
+# languages named here keep theirs whatever is added beside them.
 LANGUAGE_SHOTS = ("duel-running", "weighted-betting", "knucklebones-running", "odds-diceman")
+LANGUAGE_SHOT = {
+    "es": "duel-running",
+    "es-419": "knucklebones-finished",
+    "fr": "weighted-betting",
+    "de": "knucklebones-running",
+    "pt-BR": "odds-diceman",
+}
+
+
+def language_shot(language: str) -> str:
+    """Which picture shows ``language``: its own, or one picked from its code."""
+    return LANGUAGE_SHOT.get(language) or LANGUAGE_SHOTS[sum(map(ord, language)) % 4]
 
 
 def _in(language: str, make: Callable[[], Picture]) -> Callable[[], Picture]:
@@ -148,10 +161,10 @@ def _in(language: str, make: Callable[[], Picture]) -> Callable[[], Picture]:
 SHOTS: dict[str, Callable[[], Picture]] = {
     **{name: _in(i18n.ENGLISH, make) for name, make in ENGLISH_SHOTS.items()},
     **{
-        f"{LANGUAGE_SHOTS[index % len(LANGUAGE_SHOTS)]}-{language}": _in(
-            language, ENGLISH_SHOTS[LANGUAGE_SHOTS[index % len(LANGUAGE_SHOTS)]]
+        f"{language_shot(language)}-{language}": _in(
+            language, ENGLISH_SHOTS[language_shot(language)]
         )
-        for index, language in enumerate(i18n.TRANSLATED)
+        for language in i18n.TRANSLATED
     },
 }
 
