@@ -320,11 +320,7 @@ def page(glossary: Glossary | None = None) -> str:
     ]
     for term in glossary.terms:
         words = [term.entries[code].word if code in term.entries else "—" for code in languages]
-        lines.append(
-            f"| [{term.key}](#{term.key.replace('_', '-')}) | {term.meaning} | "
-            + " | ".join(words)
-            + " |"
-        )
+        lines.append(f"| [{term.key}](#{term.key}) | {term.meaning} | " + " | ".join(words) + " |")
     for term in glossary.terms:
         lines += ["", f"## {term.key}", "", term.meaning, ""]
         lines += ["| Language | Word | Forms | Rejected |", "|---|---|---|---|"]
