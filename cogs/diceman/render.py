@@ -27,12 +27,10 @@ DICEMAN_NAMES: dict[str, str] = {
 }
 DICEMAN_HELP: dict[str, str] = {
     "magic": N_("unblockable, if nobody hurts you in your phase"),
-    # Translators: Diceman's Priority die, said in a few words: the higher roll acts first,
-    # and its lead over the other roll lets the sword, then the shield, strike before the
-    # swords clash.
-    "priority": N_(
-        "act first; a higher roll than theirs gives your sword and shield early strikes"
-    ),
+    # Translators: Diceman's Priority die, said in a few words (a menu option's description:
+    # at most 100 characters): the higher roll acts first, and its lead over the other roll
+    # lets the sword, then the shield, strike before the swords clash.
+    "priority": N_("act first; beat their roll for early sword and shield strikes"),
     "sword": N_("damage beyond the opponent's shield"),
     "shield": N_("blocks swords"),
 }

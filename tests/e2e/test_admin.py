@@ -184,7 +184,7 @@ async def test_cancel_stops_the_games_in_a_channel_without_a_result(
         lambda: not board.components and not pending.components,
         what="both boards to lose their buttons",
     )
-    assert "This Knucklebones game was stopped by an admin; no result counts." in board.text()
+    assert "The game was stopped by an admin; no result counts." in board.text()
     rows = await running_bot.db.fetch_all("SELECT status, channel_id FROM sessions ORDER BY id")
     assert [row["status"] for row in rows] == ["cancelled", "cancelled", "active"]
     assert await running_bot.db.fetch_all("SELECT * FROM results") == []
@@ -260,6 +260,6 @@ async def test_cancelled_duels_and_tables_say_an_admin_stopped_them(
     await fake_discord.wait_for(
         lambda: not duel.components and not table.components, what="both messages to close"
     )
-    assert "This game was stopped by an admin; no result counts." in duel.text()
+    assert "The game was stopped by an admin; no result counts." in duel.text()
     assert "This game was stopped by an admin; no result was recorded." in table.text()
     assert await running_bot.db.fetch_all("SELECT * FROM results") == []

@@ -73,10 +73,14 @@ async def test_a_whole_game_by_dm(
         )
         text = duel.board.text()
         assert f"Round {number} reveal" in text
-        assert "Alice: ⚡ Priority **" in text and "Bob: 🔮 Magic **" in text
-        # Phases are named by the Priority roll that puts a player in them.
-        assert "__Priority " in text or "__No priority__" in text
-        assert "Phase" not in text and "sword 0" not in text
+        assert "**Alice** · ⚡ Priority **" in text and "**Bob** · 🔮 Magic **" in text
+        # Each player is named once above what they did, the higher Priority first (Alice
+        # rolls it, Bob picks no Priority), and once more in the damage line at most.
+        # The reveal: from its heading to its damage line.
+        reveal = text[text.index(f"Round {number} reveal") :].split("\n↳")[0]
+        assert reveal.index("**Alice** · ") < reveal.index("**Bob** · ")
+        assert reveal.count("Alice") == 1 and reveal.count("Bob") == 1
+        assert "Phase" not in reveal and "sword 0" not in reveal
         if duel.over():
             break
         # The old controls were retired with the reveal; new ones came in a new DM.

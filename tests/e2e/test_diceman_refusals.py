@@ -189,8 +189,8 @@ async def test_locked_choices_and_drafts_survive_a_restart(
     assert "Locked in" in note.text() and "Magic + ⚔️ Sword" in note.text()
     await duel.wait_round(2)
     text = duel.board.text()
-    assert "Alice: ⚡ Priority **" in text and "🛡️ Shield **" in text
-    assert "Bob: 🔮 Magic **" in text
+    assert "**Alice** · ⚡ Priority **" in text and "🛡️ Shield **" in text
+    assert "**Bob** · 🔮 Magic **" in text
     summary_picks = (await duel.session(bot)).state["ui"]["picks"]
     assert summary_picks == [[["priority", "shield"]], [["magic", "sword"]]]
     await duel.dm_controls(alice, 2)

@@ -87,7 +87,7 @@ async def test_a_whole_tactical_game_by_dm(
         )
         text = duel.board.text()
         assert f"Turn {number} reveal" in text
-        for step in ("1️⃣ Calibrate", "2️⃣ Focus", "3️⃣ Functions", "4️⃣ Dice", "💥 Damage"):
+        for step in ("1️⃣ Ray and shield", "2️⃣ Focus", "3️⃣ Functions", "4️⃣ Dice", "💥 Damage"):
             assert step in text
         if number == 1:
             assert "intensified: damage ×4" in text
@@ -162,7 +162,7 @@ async def test_a_classic_game_with_roll(
         )
         text = duel.board.text()
         # Every roll is shown: the card's d6 for each choice, then the damage dice.
-        assert "🎲 Card rolls: " in text and "→" in text
+        assert "'s card rolls: " in text and "→" in text
         assert "4️⃣ Dice" in text
         if duel.over():
             break

@@ -129,7 +129,7 @@ async def test_drafts_and_lock_ins_survive_a_restart(
     bot = await bot_factory.restart()
     assert isinstance(bot, DiceBot)
     note = await bob.click(bob_dm, confirm_id(bob_dm))
-    assert "Kaon particles · Torso · Intensifier" in note.text()
+    assert "Kaon · Torso · Intensifier" in note.text()
     await duel.wait_round(2)
     text = duel.board.text()
     assert "Delayed Attack" in text and "Intensifier" in text

@@ -74,7 +74,7 @@ async def test_a_diceman_rematch_against_the_ai_starts_at_once_unranked(
     assert board.labels() == ["Rematch"]
     second = await press(alice, board, "Rematch")
     ai = running_bot.user.display_name
-    assert second.content.endswith(f"\n🔁 Rematch. Series: {ai} leads 1–0.")
+    assert second.content.endswith(f"\n🔁 Head-to-head: {ai} leads 1–0.")
     assert "Make your move" in second.labels()
     duel = Duel(fake_discord, second, "dm")
     await duel.dm_controls(alice, 1)  # the new game's secret controls arrive by DM
@@ -102,14 +102,14 @@ async def test_a_diceman_best_of_three_and_a_declined_rematch(
     await fake_discord.wait_for(lambda: "Make your move" in third.labels(), what="game 3")
     assert "🏅 Best of 3, game 3: level at 1–1." in third.content
     await forfeit(fake_discord, "diceman", bob, third)
-    assert third.content.endswith("\n🏅 **Alice wins the match**, 2–1 (best of 3).")
+    assert third.content.endswith("\n🏅 **Alice wins the series**, 2–1 (best of 3).")
     assert third.labels() == ["Rematch"]
 
     challenge = await press(bob, third, "Rematch")
     assert f"🔁 {bob.mention} asks {alice.mention} for a **Diceman** rematch!" in (
         challenge.content
     )
-    assert "Matches: Alice leads 1–0 so far." in challenge.content
+    assert "Head-to-head in series: Alice leads 1–0." in challenge.content
     await alice.click(challenge, "Decline")
     assert challenge.content == f"{alice.mention} declined the Diceman rematch from {bob.mention}."
     rows = await running_bot.db.fetch_all("SELECT id FROM results WHERE game = 'diceman'")

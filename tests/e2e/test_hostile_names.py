@@ -50,7 +50,7 @@ async def test_knucklebones_shows_a_markdown_nickname_as_written(
 ) -> None:
     eve: Player = await make_member("eve", nick=NICK)
     board = await start_duel(fake_discord, eve, bob, first="me")
-    await press_column(eve, board, 0)  # "Last: <her name> put a ..."
+    await press_column(eve, board, 0)  # "Last move: <her name> put a ..."
     assert ESCAPED in board.content
     outsider = await make_member("zed")
     refused = await outsider.click(board, "Column 2")
@@ -159,8 +159,8 @@ async def test_a_rematch_chain_names_a_markdown_nickname_as_written(
     assert f"Only {ESCAPED} and Bob can play on" in refused.text()
     challenge = (await bob.click(board, "Rematch")).message
     assert challenge is not None
-    assert f"Series: {ESCAPED} leads 1–0 so far." in challenge.content
+    assert f"Head-to-head: {ESCAPED} leads 1–0." in challenge.content
     await eve.click(challenge, "Accept")
-    await fake_discord.wait_for(lambda: "Rematch." in challenge.content, what="the rematch")
-    assert f"🔁 Rematch. Series: {ESCAPED} leads 1–0." in challenge.content
+    await fake_discord.wait_for(lambda: "🔁 Head-to-head" in challenge.content, what="the rematch")
+    assert f"🔁 Head-to-head: {ESCAPED} leads 1–0." in challenge.content
     assert check_names_escaped(fake_discord, start) >= 3

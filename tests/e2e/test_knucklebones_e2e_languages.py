@@ -88,7 +88,7 @@ async def test_a_whole_game_in_spanish_with_a_french_onlooker(
             break
         assert "🤖 **" in board.content and "(difícil) sacó" in board.content, board.content
         assert "y está pensando…" in board.content
-        assert "Antes: Ana puso un " in board.content
+        assert "Última jugada: Ana puso un " in board.content
         await let_the_ai_move(fake_discord, clock, board)
     assert moves >= 5
     bot_name = running_bot.user.display_name if running_bot.user else ""

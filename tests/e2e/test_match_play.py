@@ -41,7 +41,7 @@ async def test_a_best_of_three_is_played_to_the_end(
     challenge = await alice.slash("knucklebones challenge", opponent=bob, first="me", best_of=3)
     board = challenge.message
     assert board is not None
-    assert "🏅 Best of 3: the first to 2 wins takes the match" in board.content
+    assert "🏅 Best of 3: the first to 2 wins takes the series" in board.content
     await bob.click(board, "Accept")
     await fake_discord.wait_for(lambda: board_turn(board) == 1, what="game 1")
     assert board.content.endswith("\n🏅 Best of 3, game 1.")
@@ -95,9 +95,7 @@ async def test_a_best_of_three_is_played_to_the_end(
         assert f"\n🏅 Best of 3, game {game + 1}: {lead}." in board.content
         other = alice if presser is bob else bob
         await fake_discord.wait_for(
-            lambda: (
-                "started the next game of your match" in guild.default_channel.last_message().text()
-            ),
+            lambda: "the next game of your series" in guild.default_channel.last_message().text(),
             what="the other player's ping",
         )
         ping = guild.default_channel.last_message()
@@ -107,10 +105,10 @@ async def test_a_best_of_three_is_played_to_the_end(
     champion = max(wins, key=lambda user: wins[user])
     score = f"{wins[champion]}–{min(wins.values())}"
     if wins[alice.id] == wins[bob.id]:
-        assert board.content.endswith(f"\n🤝 The match is drawn, {score} (best of 3).")
+        assert board.content.endswith(f"\n🤝 The series is drawn, {score} (best of 3).")
     else:
         assert board.content.endswith(
-            f"\n🏅 **{names[champion]} wins the match**, {score} (best of 3)."
+            f"\n🏅 **{names[champion]} wins the series**, {score} (best of 3)."
         )
     assert board.labels() == ["Rematch"]
     # One result per game on the ladder.
@@ -132,4 +130,4 @@ async def test_a_best_of_three_is_played_to_the_end(
     text = again.message.content
     assert "rematch!" in text and "🏅 Best of 3: the first to 2 wins" in text
     if wins[alice.id] != wins[bob.id]:
-        assert f"Matches: {names[champion]} leads 1–0 so far." in text
+        assert f"Head-to-head in series: {names[champion]} leads 1–0." in text

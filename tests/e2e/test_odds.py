@@ -150,7 +150,7 @@ async def test_knucklebones_first_request_defers_then_answers_from_the_cache(
     advantage = expected["first_player_advantage"]
     low, high = advantage["ci95_all"]
     assert (
-        f"**Random play** ({odds_figures.RANDOM_GAMES:,} games): the first player wins "
+        f"**Random play** · {odds_figures.RANDOM_GAMES:,} games: the first player wins "
         f"**{100 * advantage['win_rate_all']:.1f}%** (most likely between {100 * low:.1f}% "
         f"and {100 * high:.1f}%)"
     ) in text

@@ -73,7 +73,7 @@ async def test_against_the_ai_one_press_starts_the_rematch_and_the_first_move_al
     second = await rematch(alice, board)
     # At once: a game, not a challenge. Alice moved first, so the AI does now, at hard.
     assert ai_thinking(second) and "(hard)" in second.content
-    assert f"🔁 Rematch. Series: {ai} leads 1–0." in second.content
+    assert f"🔁 Head-to-head: {ai} leads 1–0." in second.content
     # The finished game's message loses its button and says where the rematch is.
     await fake_discord.wait_for(lambda: board.buttons() == [], what="the old Rematch to go")
     assert board.content.endswith("🔁 A rematch was asked for, below.")
@@ -83,10 +83,10 @@ async def test_against_the_ai_one_press_starts_the_rematch_and_the_first_move_al
     await fake_discord.wait_for(lambda: ai_board_idle(second), what="the AI's first move")
     assert mover_id(second) == alice.id
     await forfeit(fake_discord, alice, second)
-    assert second.content.endswith(f"🔁 Series: {ai} leads 2–0.")
+    assert second.content.endswith(f"🔁 Head-to-head: {ai} leads 2–0.")
     third = await rematch(alice, second)
     assert mover_id(third) == alice.id  # alternates back
-    assert f"Series: {ai} leads 2–0" in third.content
+    assert f"Head-to-head: {ai} leads 2–0" in third.content
 
     # Games against the AI are recorded, never ranked: the ladder has no game of alice's.
     assert await result_count(running_bot) == 2
@@ -117,7 +117,7 @@ async def test_a_rematch_between_players_is_a_challenge_the_other_accepts(
     )
     # Alice moved first last time: bob does now. The chain's score so far.
     assert f"{bob.mention} moves first." in challenge.content
-    assert "Series: Alice leads 1–0 so far." in challenge.content
+    assert "Head-to-head: Alice leads 1–0." in challenge.content
     assert challenge.labels() == ["Accept", "Decline"]
     request = next(r for r in fake_discord.requests if "rematch!" in str(r.body))
     assert request.body["data"]["allowed_mentions"]["users"] == [alice.id]  # alice is pinged
@@ -130,7 +130,7 @@ async def test_a_rematch_between_players_is_a_challenge_the_other_accepts(
     assert refused.ephemeral and "can't accept your own challenge" in refused.text()
     await accepted_rematch(fake_discord, alice, challenge)
     assert mover_id(challenge) == bob.id
-    assert "🔁 Rematch. Series: Alice leads 1–0." in challenge.content
+    assert "🔁 Head-to-head: Alice leads 1–0." in challenge.content
     await fake_discord.wait_for(
         lambda: "accepted your challenge" in guild.default_channel.last_message().text(),
         what="bob's ping",
@@ -138,13 +138,13 @@ async def test_a_rematch_between_players_is_a_challenge_the_other_accepts(
 
     # A chain: 1–1, then alice leads 2–1.
     await forfeit(fake_discord, alice, challenge)
-    assert challenge.content.endswith("🔁 Series level at 1–1.")
+    assert challenge.content.endswith("🔁 Head-to-head: level at 1–1.")
     third = await rematch(alice, challenge)
-    assert "Series level at 1–1 so far." in third.content
+    assert "Head-to-head: level at 1–1." in third.content
     await accepted_rematch(fake_discord, bob, third)
     assert mover_id(third) == alice.id  # bob moved first in the second game
     await forfeit(fake_discord, bob, third)
-    assert third.content.endswith("🔁 Series: Alice leads 2–1.")
+    assert third.content.endswith("🔁 Head-to-head: Alice leads 2–1.")
     assert third.labels() == ["Rematch"]
 
     # Every game is on the ladder on its own.
@@ -251,7 +251,7 @@ async def test_a_rematch_and_a_pending_one_survive_a_restart(
     bot = await bot_factory.restart()
     await accepted_rematch(fake_discord, bob, challenge)
     assert mover_id(challenge) == bob.id
-    assert "Series: Alice leads 1–0." in challenge.content
+    assert "Head-to-head: Alice leads 1–0." in challenge.content
     session = await session_for(bot, challenge)
     assert session.state["series"]["previous"] == (await session_for(bot, board)).id
     assert (await session_for(bot, board)).state["follow_up"] == session.id
@@ -310,7 +310,7 @@ async def test_copied_and_forged_play_on_buttons_change_nothing(
     # A match's next game asked of a single game, a lobby asked of Knucklebones: forged
     # custom_ids on the game's own message are refused just the same.
     for forged, words in (
-        ("next", "not part of a match"),
+        ("next", "not part of a series"),
         ("lobby", "not something to do with a finished Knucklebones game"),
     ):
         board.components = [button(f"again:{session.id}:{forged}", "Forged")]

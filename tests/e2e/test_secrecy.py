@@ -161,8 +161,8 @@ async def test_a_diceman_choice_is_secret_until_the_reveal(
     public = [t for t in first.audience.others if "Diceman" in t and "Round 1" in t]
     assert public and mentions(public, ("magic", "priority", "sword", "shield")) == []
     # After the reveal, her choice is public.
-    assert "Alice: ⚡ Priority **" in first.reveal_text
-    assert "Alice: 🔮 Magic **" in second.reveal_text
+    assert "**Alice** · ⚡ Priority **" in first.reveal_text
+    assert "**Alice** · 🔮 Magic **" in second.reveal_text
 
 
 async def test_a_tactical_duel_choice_is_secret_until_the_reveal(
@@ -188,8 +188,8 @@ async def test_a_tactical_duel_choice_is_secret_until_the_reveal(
     ]
     assert [normalise(t) for t in first.logs] == [normalise(t) for t in second.logs]
     for window, code, words in (
-        (first, "thi", ("Tau particles · Head · Intensifier",)),
-        (second, "kxf", ("Kaon particles · Extremities · Deflector",)),
+        (first, "thi", ("Tau · Head · Intensifier",)),
+        (second, "kxf", ("Kaon · Extremities · Deflector",)),
     ):
         markers = (f":ok:{code}", f":fn:{code}", *words)
         assert mentions(window.audience.owner, markers), "the capture must see her secret"

@@ -85,7 +85,7 @@ async def test_a_stopped_diceman_game_has_no_picture_and_no_next_round(
         lambda: len(board.history) > edits and not board.components, what="the stopped game"
     )
     assert board.attachments == []
-    assert "This game was stopped by an admin; no result counts." in board.content
+    assert "The game was stopped by an admin; no result counts." in board.content
     for words in ("Choosing…", "Locked in", "Time left", "Waiting for"):
         assert words not in board.text()
 

@@ -124,4 +124,4 @@ async def test_example_5_a_tie_nobody_bet_on_rigs_the_house_to_five(
     clock.advance(20)
     await table.wait_for_text(r"\*\*Round 2:\*\*")
     assert (await table.engine()).scores[1] == 5
-    assert "**Rosa** 40 → **5**: house rigged to 5 (a tie nobody bet on)" in table.text()
+    assert "**Rosa** 40 → **5**: house set to 5 (a tie nobody bet on)" in table.text()

@@ -35,9 +35,8 @@ async def test_a_short_game_shows_its_target_and_ends_sooner(
     lobby = await table.open_lobby(
         points="short game: about 10-12 rounds, points set by the table size"
     )
-    assert "**Short game**: first to **60** points with 5 players, about **10** rounds" in (
-        lobby.text()
-    )
+    assert "**Short game**: first to **60** points with 5 players;" in lobby.text()
+    assert "With 5 players a game lasts about **10** rounds" in lobby.text()
     await table.join_all()
     await table.start()
     engine = await table.engine()
