@@ -83,7 +83,7 @@ def test_a_deflected_turn_is_narrated_in_spanish() -> None:
     assert lines == [
         "**Revelación del turno 1** — Alice (Tau) ataca, Bob (Kaon) defiende",
         "1️⃣ Rayo y escudo: rayo Kaon contra escudo anti-Tau, no coinciden: +1 dado para Alice.",
-        "2️⃣ Enfoque: Torso contra Cabeza reforzada: +1 dado para Alice.",
+        "2️⃣ Enfoque: Torso contra refuerzo en Cabeza: +1 dado para Alice.",
         "3️⃣ Funciones: Alice Farol · Bob Deflector",
         "• deflector: cada jugador sufre sus propios dados",
         "4️⃣ Dados: Alice 2 dados (3, 5 = 8) · Bob sin dados",
@@ -171,7 +171,7 @@ def test_the_picture_alt_text_in_spanish() -> None:
     assert picture.alt_text.startswith(
         "Dimension Duel. Alice (Tau): 67 de 75 puntos de vida. Bob (Kaon): 75 de 75 puntos de "
         "vida. Turno 1: Alice atacó: rayo Kaon, enfoque Torso, Farol. Bob defendió: escudo "
-        "anti-Tau, reforzada Cabeza, Deflector."
+        "anti-Tau, refuerzo en Cabeza, Deflector."
     )
     assert "Turno 2: ataca Bob." in picture.alt_text
     assert picture.file().description == picture.alt_text

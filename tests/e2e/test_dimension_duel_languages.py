@@ -57,7 +57,7 @@ async def test_a_turn_in_a_spanish_server_with_a_french_player(
     text = duel.board.text()
     assert "**Revelación del turno 1** — " in text
     assert "1️⃣ Rayo y escudo: rayo Tau contra escudo anti-Kaon, no coinciden: +1 dado para" in text
-    assert "2️⃣ Enfoque: Cabeza contra Torso reforzada: +1 dado para" in text
+    assert "2️⃣ Enfoque: Cabeza contra refuerzo en Torso: +1 dado para" in text
     assert "3️⃣ Funciones: " in text and "Farol" in text
     assert "💥 Daño: " in text
 
