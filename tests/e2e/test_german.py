@@ -1,17 +1,23 @@
 """German (de), end to end: a whole Knucklebones game against the AI on a server whose
 Discord language is German (the board, its buttons, the picture's alt text, the result), a
 German client's own answers and command picker on an English server, and a server that
-picks German for its game messages."""
+picks German for its game messages; a German player's Diceman controls by DM, and a
+Weighted Dice bet typed the way the German bet form suggests ("alles")."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import discord
 import pytest
+from duel_support import Duel, diceman_lock, diceman_pick
 from fakediscord import CallbackType, FakeDiscord, FakeGuild, FakeMessage, Player
+from fakediscord.pseudo import plain
 from knucklebones_support import session_for, stored_result
+from test_weighted_dice import DICE_CYCLE
+from weighted_support import Table
 
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
@@ -142,3 +148,57 @@ async def test_a_server_picks_german_for_its_game_messages(
     await running_bot.publisher.settled()
     assert [b["label"] for b in german.message.buttons()] == ["Spalte 1", "Spalte 2", "Spalte 3"]
     assert " gewürfelt: Wähl eine Spalte." in german.message.content
+
+
+async def test_a_german_players_diceman_controls_come_in_german(
+    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, carol: Player
+) -> None:
+    lena = await fake_discord.add_member(guild, "lena", locale="de")
+    challenge = await lena.slash("diceman challenge", opponent=carol)
+    board = challenge.message
+    assert board is not None and "challenges" in board.text()  # the server speaks English
+    accept = next(c for c in board.custom_ids() if c.startswith("challenge:") and "accept" in c)
+    await carol.click(board, accept)
+    duel = Duel(fake_discord, board, "dm")
+    await duel.wait_round(1)
+    controls = await duel.dm_controls(lena, 1)
+    assert "Diceman — Runde 1: deine geheime Wahl" in controls.text()
+    assert "Wähl im Menü **genau zwei** Würfel, dann drück auf **Bestätigen**." in controls.text()
+    assert [s.get("placeholder") for s in controls.selects()] == ["Wähl zwei Würfel"]
+    await diceman_pick(lena, controls, ["priority", "sword"])
+    controls = lena.last_dm() or controls
+    assert "Priorität + Schwert bestätigen" in controls.labels()
+    note = await diceman_lock(lena, controls, ["priority", "sword"])
+    assert "Festgelegt — Diceman, Runde 1" in note and "Deine Wahl:" in note
+    assert "Make your move" in board.labels()
+
+
+@pytest.mark.machine_speed("a table of five, its presses milliseconds apart")
+async def test_a_german_bettor_goes_all_in_by_typing_alles(
+    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    guild.locale = "de"
+    players = [await fake_discord.add_member(guild, name, locale="de") for name in "abcde"]
+    table = Table(fake_discord, running_bot, players, language="de")
+    await table.open()
+    assert f"Tisch #{table.session_id}" in table.text()
+    engine = await table.engine()
+    house = engine.house
+    order = sorted((s for s in range(5) if s != house), key=lambda seat: (seat - house) % 5)
+    rollers = (players[order[0]], players[order[1]])
+    confirmed = await table.setup_round(players[house], rollers, DICE_CYCLE[0])
+    assert confirmed is not None
+    bettor = players[order[2]]
+    # The form's hint suggests "alles" for every point; a German player types it.
+    opened = await table.open_bet(bettor, side=0)
+    assert opened.modal is not None
+    form = plain(json.dumps(opened.modal.components, ensure_ascii=False))
+    roller = rollers[0].name.title()
+    assert "oder „alles“" in form
+    assert plain(opened.modal.title) == f"Auf {roller} wetten (d{DICE_CYCLE[0][0]})"
+    answer = await bettor.submit_modal(opened, amount="alles")
+    assert answer.ephemeral
+    points = engine.scores[order[2]]
+    assert answer.text().startswith(
+        f"✅ Du hast **{points}** auf **{roller}** gewettet. Wetten sind endgültig."
+    ), answer.text()
