@@ -22,6 +22,7 @@ from bot import i18n
 from bot.config import Settings
 from bot.i18n import N_, _, pgettext
 from bot.model.clock import Clock
+from bot.model.command_mentions import CommandIds, bind_command_ids
 from bot.model.contract import Session
 from bot.model.guide import GuideBook
 from bot.pictures import worker as picture_worker
@@ -61,6 +62,11 @@ SHUTDOWN_GRACE_SECONDS = 5.0
 DM_CHANNEL_CACHE_SIZE = 10_000
 # At start-up, how long to wait for the picture worker to warm up before going online.
 PICTURE_WARM_UP_SECONDS = 15.0
+# A process that does not sync reads the command ids from Discord: at start, then again
+# while some are missing (the process that syncs may not have synced yet), after these
+# pauses, the last repeated (a new command in a rolling deploy shows up within minutes).
+COMMAND_READ_PAUSES = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+COMMAND_READ_ATTEMPTS = 20
 
 
 class DiceTree(app_commands.CommandTree["DiceBot"]):
@@ -195,10 +201,16 @@ class DiceBot(commands.AutoShardedBot):
             weakref.WeakValueDictionary()
         )
         self.languages = LanguageBook(self.db, self.clock)
+        # The ids of the slash commands, for the command mentions texts hold
+        # (bot.model.command_mentions): from the sync, or read from Discord.
+        self.command_ids = CommandIds()
+        self._command_reader: asyncio.Task[None] | None = None
 
     # -- start-up -------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        # First: the publisher and the timers started below mention commands with them.
+        bind_command_ids(self.command_ids)
         await self.db.open()
         applied = await self.db.migrate()
         if applied:
@@ -215,6 +227,18 @@ class DiceBot(commands.AutoShardedBot):
         if self.settings.syncs_commands():
             # With several processes, the one that runs shard 0 syncs for all of them.
             await self.sync_commands()
+        else:
+            # The others read the ids it got, in the background: a text mentions a command
+            # once its id is known, and names it in backticks until then.
+            self._command_reader = asyncio.create_task(
+                self.read_command_ids(), name="dicebot-command-ids"
+            )
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        # Every gateway event's task descends from this one, which is not always the task
+        # that ran setup_hook (the service logs in and connects in different tasks).
+        bind_command_ids(self.command_ids)
+        await super().connect(reconnect=reconnect)
 
     async def load_commands(self) -> None:
         """The catalogs, the command translator, the components and every cog: the command
@@ -255,10 +279,35 @@ class DiceBot(commands.AutoShardedBot):
         # Discord refuses the whole sync for one broken rule: say which, before sending it.
         await check_tree(self.tree, guild=guild)
         synced = await self.tree.sync(guild=guild)
+        self.command_ids.learn(chat_command_ids(synced))
         if guild is not None:
             log.info("synced %d commands to the dev guild", len(synced))
         else:
             log.info("synced %d commands globally", len(synced))
+
+    async def read_command_ids(self) -> None:
+        """Learn the commands' ids from Discord (the ones the syncing process registered),
+        again after a pause while any command of this tree is missing or the read failed."""
+        guild_id = self.settings.dev_guild_id
+        guild = discord.Object(id=guild_id) if guild_id is not None else None
+        wanted = {
+            command.name
+            for command in self.tree.get_commands(type=discord.AppCommandType.chat_input)
+        }
+        for attempt in range(COMMAND_READ_ATTEMPTS):
+            try:
+                known = chat_command_ids(await self.tree.fetch_commands(guild=guild))
+            except discord.HTTPException as error:
+                log.info("could not read the command ids yet (%s)", error)
+            else:
+                self.command_ids.learn(known)
+                missing = wanted - set(known)
+                if not missing:
+                    log.info("read the ids of %d commands", len(known))
+                    return
+                log.info("commands not registered yet: %s", ", ".join(sorted(missing)))
+            await asyncio.sleep(COMMAND_READ_PAUSES[min(attempt, len(COMMAND_READ_PAUSES) - 1)])
+        log.warning("some commands have no id: texts name them without a mention")
 
     def register_components(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register DynamicItems: they work after restarts, no view kept in memory."""
@@ -396,6 +445,9 @@ class DiceBot(commands.AutoShardedBot):
         # Order matters: stop the timers, let interactions already being handled finish
         # their transaction and their answer (they need the HTTP session and the
         # database), then close Discord, then the database.
+        if self._command_reader is not None:
+            self._command_reader.cancel()
+            await asyncio.gather(self._command_reader, return_exceptions=True)
         await self.deadlines.stop()
         self._watchdogs.cancel()
         await self._wait_for_handlers()
@@ -416,6 +468,15 @@ class DiceBot(commands.AutoShardedBot):
         ]
         if handlers:
             await asyncio.wait(handlers, timeout=SHUTDOWN_GRACE_SECONDS)
+
+
+def chat_command_ids(commands: list[app_commands.AppCommand]) -> dict[str, int]:
+    """The slash commands' ids by name, from a sync's answer or a read."""
+    return {
+        command.name: command.id
+        for command in commands
+        if command.type is discord.AppCommandType.chat_input
+    }
 
 
 def discover_cogs() -> list[str]:

@@ -48,7 +48,7 @@ from cogs.admin_render import (
     settings_embed,
     settings_error_text,
 )
-from cogs.texts import GAME_CHOICES
+from cogs.texts import GAME_CHOICES, command_text
 
 # Stored with the cancelled game's events; each game's message tells it in a sentence of its own.
 CANCEL_REASON = STOPPED_BY_ADMIN
@@ -101,9 +101,9 @@ class ChannelHere(app_commands.Transformer):
         if known is not None and (guild is None or guild.id != interaction.guild_id):
             raise UserError(
                 _(
-                    "That channel is in another server: `/dicebot cancel` stops games in this "
-                    "server only. Nothing was stopped."
-                )
+                    "That channel is in another server: {command} stops games in this server "
+                    "only. Nothing was stopped."
+                ).format(command=command_text("dicebot", "cancel"))
             )
         return channel_id
 

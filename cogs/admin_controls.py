@@ -35,6 +35,7 @@ from bot.model.errors import NotYourGame, UserError
 from bot.ui.answers import answer_for
 from bot.ui.replies import Guarded
 from cogs.admin_render import closed_text
+from cogs.texts import command_text
 
 ALREADY_ANSWERED = N_("This confirmation was already answered: nothing more was changed.")
 
@@ -121,9 +122,9 @@ async def press_season_confirm(
         await forget(bot.db, request_id)
         await answer_for(interaction).update(
             content=_(
-                "This confirmation expired, so nothing was changed. Run "
-                "`/dicebot season new` again if you still want a new season."
-            ),
+                "This confirmation expired, so nothing was changed. Run {command} again if "
+                "you still want a new season."
+            ).format(command=command_text("dicebot", "season", "new")),
             view=None,
         )
         return

@@ -209,15 +209,20 @@ def confirmation_text(plan: list[tuple[Season, int]], new_name: str, expires_in:
     lines += [
         "",
         _("What happens:"),
-        # Translators: {game} and {number} fill the /leaderboard options game and season.
+        # Translators: {leaderboard} is the /leaderboard command, to run with the game
+        # {game} and the season {number} picked.
         _(
             "• The closed season's final standings are kept and never change: "
-            "`/leaderboard game:{game} season:{number}` shows them."
-        ).format(game=game_title(example.game), number=example.number),
-        _(
-            "• Everyone's rating starts fresh in the new season. Lifetime records (`/stats`) "
-            "and `/history` stay as they are."
+            "{leaderboard} shows them with **{game}** and season **{number}** picked."
+        ).format(
+            leaderboard=command_text("leaderboard"),
+            game=game_title(example.game),
+            number=example.number,
         ),
+        _(
+            "• Everyone's rating starts fresh in the new season. Lifetime records ({stats}) "
+            "and {history} stay as they are."
+        ).format(stats=command_text("stats"), history=command_text("history")),
         _("• Games being played now count in the new season when they finish."),
         _("This confirmation expires in {duration}.").format(duration=duration_text(expires_in)),
     ]
@@ -253,9 +258,9 @@ def closed_text(closed: list[ClosedSeason]) -> str:
         lines.append(line.format(**fields))
     lines.append(
         _(
-            "Ratings start fresh from the next game; lifetime records and `/history` stay. "
-            "`/dicebot season list` shows every season."
-        )
+            "Ratings start fresh from the next game; lifetime records and {history} stay. "
+            "{seasons} shows every season."
+        ).format(history=command_text("history"), seasons=command_text("dicebot", "season", "list"))
     )
     return "\n".join(lines)
 

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import DiceBot
-from bot.i18n import _, ngettext, number
+from bot.i18n import _, list_of, ngettext, number
 from bot.model.catalog import GAMES, game_title
 from bot.model.guide import GameGuide
 from bot.model.text import clip
@@ -39,6 +39,14 @@ def players_text(guide: GameGuide) -> str:
     return _("{fewest} to {most} players").format(
         fewest=number(guide.fewest), most=number(guide.most)
     )
+
+
+def odds_commands(bot: DiceBot) -> str:
+    """``/odds``' subcommands, one per game it covers: Discord mentions a command that has
+    subcommands only through one of them."""
+    odds = bot.tree.get_command("odds")
+    names = sorted(command.name for command in getattr(odds, "commands", []))
+    return list_of([command_text("odds", name) for name in names])
 
 
 def help_embed(bot: DiceBot) -> discord.Embed:
@@ -73,14 +81,14 @@ def help_embed(bot: DiceBot) -> discord.Embed:
     embed.add_field(
         name=_("More"),
         value=_(
-            "{rules} a game's rules · {leaderboard} · {stats} · {history} · {odds} the "
-            "chances, worked out exactly"
+            "{rules} a game's rules · {leaderboard} · {stats} · {history} · the chances, "
+            "worked out exactly: {odds}"
         ).format(
             rules=command_text("rules"),
             leaderboard=command_text("leaderboard"),
             stats=command_text("stats"),
             history=command_text("history"),
-            odds=command_text("odds"),
+            odds=odds_commands(bot),
         ),
         inline=False,
     )

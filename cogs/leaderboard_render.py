@@ -16,6 +16,7 @@ import discord
 
 from bot.i18n import N_, _, ngettext, number
 from bot.i18n import percent as percent_text
+from bot.ladder.results import RATING_START, shown_rating
 from bot.ladder.seasons import Season
 from bot.ladder.standings import (
     GameStats,
@@ -54,7 +55,7 @@ REASON_NOTES = {"forfeit": N_("forfeit"), "timeout": N_("timeout"), "round_cap":
 
 
 def rating_text(standing: Standing) -> str:
-    return number(standing.ordinal, 1)
+    return number(shown_rating(standing.ordinal))
 
 
 def record_text(wins: int, losses: int, draws: int) -> str:
@@ -63,7 +64,9 @@ def record_text(wins: int, losses: int, draws: int) -> str:
 
 def rating_note() -> str:
     """The rating in words, wherever players read it (never "μ − 3σ")."""
-    return _("rating: a cautious estimate of skill that firms up as you play")
+    return _(
+        "rating: a cautious estimate of skill, starting at {start}, that firms up as you play"
+    ).format(start=number(RATING_START))
 
 
 def streak_text(streak: int) -> str:
@@ -246,7 +249,7 @@ def game_stats_text(stats: GameStats, guide: GameGuide | None) -> str:
                 stats.minimum_games,
             ).format(
                 season=season,
-                rating=number(record.ordinal, 1),
+                rating=number(shown_rating(record.ordinal)),
                 games=number(record.games),
                 needed=number(stats.minimum_games),
             )
@@ -259,7 +262,7 @@ def game_stats_text(stats: GameStats, guide: GameGuide | None) -> str:
                 "{season}: rating **{rating}** · rank **#{rank}** of {ranked} · W/L/D {record}"
             ).format(
                 season=season,
-                rating=number(record.ordinal, 1),
+                rating=number(shown_rating(record.ordinal)),
                 rank=number(stats.rank),
                 ranked=number(stats.ranked_total),
                 record=record_text(record.wins, record.losses, record.draws),
@@ -399,9 +402,9 @@ def stats_embed(stats: PlayerStats, name: str, guides: GuideBook) -> discord.Emb
         )
     embed.set_footer(
         text=_(
-            "Rating: a cautious estimate of skill that firms up as you play; it starts fresh "
-            "each season. Records and streaks are all time."
-        )
+            "Rating: a cautious estimate of skill, starting at {start}, that firms up as you "
+            "play; it starts fresh each season. Records and streaks are all time."
+        ).format(start=number(RATING_START))
     )
     return embed
 

@@ -43,9 +43,12 @@ def timers_text(guide: GameGuide, settings: GuildSettings) -> str:
 
 def rules_embed(guide: GameGuide, settings: GuildSettings | None, hint: str) -> discord.Embed:
     card = guide.rules
+    # How to start one closes the summary (not the footer: Discord shows the command
+    # mentions it holds in a description, never in a footer).
+    summary = card_text(card.summary, guide)
     embed = discord.Embed(
         title=_("📖 {game} — rules").format(game=game_title(guide.game)),
-        description=card_text(card.summary, guide),
+        description=f"{summary}\n\n{hint}" if hint else summary,
         colour=discord.Colour(palette.EMBED_INFO),
     )
     for name, text in card.sections:
@@ -57,7 +60,6 @@ def rules_embed(guide: GameGuide, settings: GuildSettings | None, hint: str) -> 
     )
     if settings is not None:
         embed.add_field(name=_("On this server"), value=timers_text(guide, settings), inline=False)
-    embed.set_footer(text=hint.replace("`", ""))
     return embed
 
 

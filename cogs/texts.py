@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.app import DiceBot
 from bot.i18n import _, list_of, pgettext
 from bot.model.catalog import GAME_TITLES
+from bot.model.command_mentions import command_mention
 from bot.model.text import escape
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAME_TITLES.items()]
@@ -46,14 +47,9 @@ def clip_text(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-# The contexts the command translator asks names in. Passed as variables, so the catalogs'
-# extractor leaves these look-ups alone: the names are the command areas' entries.
-COMMAND_NAME, OPTION_NAME = "command name", "option name"
-
-
-def command_word(name: str) -> str:
-    """One word of a slash command (``challenge``) as Discord shows it in this language."""
-    return pgettext(COMMAND_NAME, name)
+# The context the command translator asks option names in. Passed as a variable, so the
+# catalogs' extractor leaves these look-ups alone: the names are the command areas' entries.
+OPTION_NAME = "option name"
 
 
 def option_word(name: str) -> str:
@@ -62,14 +58,16 @@ def option_word(name: str) -> str:
 
 
 def command_text(*names: str) -> str:
-    """A slash command as the player's client lists it: ``/knucklebones challenge`` with
-    each word in the current language (the names the command translator gives Discord)."""
-    return "`/" + " ".join(command_word(name) for name in names) + "`"
+    """A slash command for the player to use: a clickable mention each reader's client
+    shows in their own language (``bot.model.command_mentions``), or, before the sync told
+    its id, ``/knucklebones challenge`` in backticks in the current language."""
+    return command_mention(*names)
 
 
 def start_hint(bot: DiceBot, game: str) -> str:
-    """How to start a game of ``game``, from the commands its cog actually registered. The
-    cog is the session handler itself or holds it as ``handler`` (the secret duels)."""
+    """How to start a game of ``game``, from the commands its cog actually registered, as
+    mentions (so only where Discord shows them: a description or a field's value). The cog
+    is the session handler itself or holds it as ``handler`` (the secret duels)."""
     handler = bot.sessions.handlers.get(game)
     for cog in bot.cogs.values():
         if not isinstance(cog, commands.GroupCog) or cog.app_command is None:

@@ -33,8 +33,31 @@ RATING_MODEL = PlackettLuce()
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown to players: mu - 3 sigma."""
+    """The conservative estimate the ladder ranks by (stored): mu - 3 sigma."""
     return mu - 3.0 * sigma
+
+
+# The rating players read: a fixed affine map of the stored conservative estimate, rounded
+# to a whole number and never below 0. The estimate itself is 0 for a new player and goes
+# negative after a loss or two ("-3.8" read as a bug), so it is shown as
+# RATING_START + RATING_SCALE x (mu - 3 sigma):
+# - increasing, so the order shown is exactly the ladder's order (ties in rounding aside);
+# - a new player shows RATING_START (1000), a start players know from chess and other games;
+# - RATING_SCALE makes a gap read like an Elo gap: between two settled players (small
+#   sigma) openskill's Plackett-Luce gives the stronger one a win chance of
+#   1 / (1 + exp(-d / c)) for a gap d in mu, c = sqrt(2) x beta = 5.9 with the default beta
+#   (25/6); Elo's curve is the same with 400 / (c x ln 10) = 29.5 Elo points per unit of
+#   mu, so 30 points each, and 400 points apart is about 10 to 1, as in chess;
+# - the floor at 0 only keeps it from ever reading negative: it takes an estimate below
+#   -33 (thirty straight losses against new players leave about -17).
+# Stored ratings never change: this is the display only.
+RATING_START = 1000
+RATING_SCALE = 30
+
+
+def shown_rating(conservative: float) -> int:
+    """The rating as players read it on every screen (see RATING_START above)."""
+    return max(0, round(RATING_START + RATING_SCALE * conservative))
 
 
 async def record_result(

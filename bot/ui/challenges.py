@@ -16,7 +16,8 @@ from typing import Any
 import discord
 
 from bot import i18n
-from bot.i18n import N_, _, pgettext
+from bot.i18n import N_, _
+from bot.model.command_mentions import command_mention
 from bot.model.contract import Deadline, NewSession, Outcome, Seat, Session, Step, StepContext
 from bot.model.errors import NotYourGame, StaleControl, UserError
 from bot.model.series import Series, match_over_after, with_series
@@ -157,12 +158,6 @@ async def act_on_challenge(
                 "again if you want to give the game up."
             ).format(command=command_mention(command, "forfeit"))
         ) from error
-
-
-def command_mention(*names: str) -> str:
-    """A slash command as the player's client names it, in backticks: ``/knucklebones
-    forfeit`` in English, ``/knucklebones abandonar`` in Spanish."""
-    return "`/" + " ".join(pgettext("command name", name) for name in names) + "`"
 
 
 def challenge_message_text(

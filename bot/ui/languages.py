@@ -25,6 +25,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.model.clock import Clock
+from bot.model.command_mentions import CommandIds, bind_command_ids
 from bot.storage import Database, StorageUnavailable
 from bot.storage.user_languages import store_language, stored_language, stored_languages
 
@@ -130,6 +131,11 @@ def enter_interaction(interaction: discord.Interaction) -> None:
     book = getattr(interaction.client, "languages", None)
     if isinstance(book, LanguageBook):
         book.saw(interaction.user.id, language)
+    # The commands its texts mention: an interaction's task does not always descend from
+    # the one that set the bot up (bot.model.command_mentions).
+    command_ids = getattr(interaction.client, "command_ids", None)
+    if isinstance(command_ids, CommandIds):
+        bind_command_ids(command_ids)
 
 
 class CommandTranslator(app_commands.Translator):

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import N_, _, list_of, ngettext, number
+from bot.model.command_mentions import command_mention
 from bot.model.errors import DatabaseUnavailable, StaleControl, UserError, WrongMessage
 from bot.storage import StorageUnavailable
 from bot.ui import views
@@ -38,7 +39,7 @@ PERMISSION_HELP = N_(
     "I'm missing a permission in this channel. I need **View Channel**, **Send Messages** "
     "(**Send Messages in Threads** in a thread), **Embed Links**, **Attach Files** and "
     "**Read Message History** here: ask a server admin to grant them, or play in another "
-    "channel. `/dicebot check` tells which one is missing."
+    "channel. {check} tells which one is missing."
 )
 DMS_CLOSED_HELP = N_(
     "I couldn't send you a direct message: your DMs are closed for this server. Use the "
@@ -84,7 +85,7 @@ def known_error_message(error: BaseException) -> str | None:
         if error.code == DM_CLOSED:
             return _(DMS_CLOSED_HELP)
         if error.code in (MISSING_PERMISSIONS, MISSING_ACCESS):
-            return _(PERMISSION_HELP)
+            return _(PERMISSION_HELP).format(check=command_mention("dicebot", "check"))
         return None
     if isinstance(error, app_commands.MissingPermissions):
         names = permission_names(error.missing_permissions)

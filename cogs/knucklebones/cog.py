@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.app import DiceBot
 from bot.i18n import N_, _
+from bot.model.command_mentions import command_mention
 from bot.model.contract import (
     MessageFields,
     NewSession,
@@ -129,14 +130,18 @@ class KnucklebonesCog(
         user = interaction.user
         if opponent.id == user.id:
             raise UserError(
-                _("You can't challenge yourself. Play against me with `/knucklebones ai`.")
+                _("You can't challenge yourself. Play against me with {ai}.").format(
+                    ai=command_mention("knucklebones", "ai")
+                )
             )
         if opponent.bot:
             raise UserError(
                 _(
                     "{player} is a bot and can't accept challenges. "
-                    "Play against me with `/knucklebones ai` instead."
-                ).format(player=escape(opponent.display_name))
+                    "Play against me with {ai} instead."
+                ).format(
+                    player=escape(opponent.display_name), ai=command_mention("knucklebones", "ai")
+                )
             )
         first_seat_for(first)  # refuse a bad option now, not when the challenge is accepted
         assert interaction.guild_id is not None and interaction.channel_id is not None

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bot.i18n import N_, _, number
+from bot.model.command_mentions import command_mention
 from bot.model.contract import Deadline, NewSession, Session, Step, StepContext
 from bot.model.errors import NotYourGame, StaleControl, UserError
 from bot.model.series import (
@@ -171,6 +172,14 @@ def two_names(session: Session) -> dict[str, str]:
     return {"player": first, "opponent": second}
 
 
+def start_commands() -> dict[str, str]:
+    """The two commands that start a game of one's own, as mentions, for a refusal."""
+    return {
+        "challenge": command_mention("knucklebones", "challenge"),
+        "ai": command_mention("knucklebones", "ai"),
+    }
+
+
 # ---------------------------------------------------------------------------------------
 # The session handler's step (pure: state, action, injected rng and time)
 # ---------------------------------------------------------------------------------------
@@ -227,8 +236,8 @@ def _place(ctx: StepContext, table: Table, action: dict[str, Any], ai_delay: flo
         raise NotYourGame(
             _(
                 "This is not your game: it is between {player} and {opponent}. Start your "
-                "own with `/knucklebones challenge` or `/knucklebones ai`."
-            ).format(**two_names(ctx.session))
+                "own with {challenge} or {ai}."
+            ).format(**two_names(ctx.session), **start_commands())
         )
     engine = table.engine
     if action.get("turn") != engine.turn or engine.phase == "finished":
@@ -330,8 +339,8 @@ def follow_up(
         raise NotYourGame(
             _(
                 "Only {player} and {opponent} can play on from this game. Start your own "
-                "with `/knucklebones challenge` or `/knucklebones ai`."
-            ).format(**two_names(previous))
+                "with {challenge} or {ai}."
+            ).format(**two_names(previous), **start_commands())
         )
     refuse_unfinished(previous)
     table = Table.model_validate(previous.state)

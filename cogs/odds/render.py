@@ -28,7 +28,7 @@ from cogs.odds.picture import MixEntry as MixEntry
 from cogs.odds.picture import diceman_alt_text as diceman_alt_text
 from cogs.odds.picture import die_key as die_key
 from cogs.odds.picture import render_diceman_picture as render_diceman_picture
-from cogs.texts import command_word, option_word
+from cogs.texts import command_text, option_word
 from game_core.analysis.weighted_dice import DESIGN_ROUNDS
 from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
 from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS
@@ -254,11 +254,12 @@ def game_length_lines(table: LengthTable) -> list[str]:
 
 
 def short_game_command() -> str:
-    """``/weighted new points:short game`` as the player's client lists it."""
-    words = " ".join(command_word(name) for name in ("weighted", "new"))
+    """``/weighted new`` as a mention (each reader's client names it in their language),
+    then the option to pick, ``points:short game``, as the picker lists it (a mention
+    carries no option)."""
     # The choice's name, as the command translator shows it in the picker.
     choice = _("short game")
-    return f"`/{words} {option_word('points')}:{choice}`"
+    return f"{command_text('weighted', 'new')} `{option_word('points')}:{choice}`"
 
 
 def game_length_reading(table: LengthTable) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.i18n import _
+from bot.model.command_mentions import command_mention
 from bot.model.contract import Deadline, Seat, ShowContext
 from bot.model.errors import UserError
 from bot.model.series import new_match, with_series
@@ -20,7 +21,6 @@ from bot.ui.challenges import act_on_challenge, challenge_deadlines, challenge_s
 from bot.ui.host import host_of
 from cogs.secret_duel.handler import SecretDuelHandler
 from cogs.secret_duel.moves import BEGIN_DELAY_SECONDS
-from cogs.secret_duel.render import slash
 from cogs.secret_duel.state import SETUP_KEY
 from game_core.errors import IllegalMove
 
@@ -40,14 +40,14 @@ async def start_challenge(
         raise UserError(_("Duels are played in a server channel."))
     if opponent.id == interaction.user.id:
         raise UserError(
-            _("You can't challenge yourself. Pick another player, or play me with `{ai}`.").format(
-                ai=slash(rules.command, "ai")
+            _("You can't challenge yourself. Pick another player, or play me with {ai}.").format(
+                ai=command_mention(rules.command, "ai")
             )
         )
     if opponent.bot:
         if host.user is not None and opponent.id == host.user.id:
             raise UserError(
-                _("To play against me, use `{ai}`.").format(ai=slash(rules.command, "ai"))
+                _("To play against me, use {ai}.").format(ai=command_mention(rules.command, "ai"))
             )
         raise UserError(_("Bots can't play: challenge a person."))
     handler.moves.check_options(options)

@@ -14,6 +14,7 @@ from typing import Any, Generic
 import discord
 
 from bot.i18n import _, list_of, number
+from bot.model.command_mentions import command_mention
 from bot.model.contract import (
     MessageFields,
     Session,
@@ -29,7 +30,7 @@ from bot.ui.challenges import challenge_message_text, challenge_view, is_challen
 from bot.ui.rematch import finished_two_player
 from cogs.secret_duel.game import StateT
 from cogs.secret_duel.moves import SecretDuelMoves
-from cogs.secret_duel.render import describe_seconds, life_bar, raw_names, shown_names, slash
+from cogs.secret_duel.render import describe_seconds, life_bar, raw_names, shown_names
 from cogs.secret_duel.state import UiState
 from game_core.base import Event
 
@@ -187,26 +188,29 @@ class PublicMessage(Generic[StateT]):
                 value="\n".join(field_lines),
             )
         if not finished:
+            time_left = _(self.rules.round_texts.time_left).format(
+                deadline=f"<t:{int(ui.deadline_at)}:R>",
+                duration=describe_seconds(ui.timeout_seconds),
+            )
+            # In the field, not the footer: Discord shows a command mention (which each
+            # player's client names in their own language) in a field's value only.
+            give_up = _("{forfeit} to give up.").format(
+                forfeit=command_mention(self.rules.command, "forfeit")
+            )
             embed.add_field(
                 name="⏰ " + _("Time is running out") if ui.warned else "⏱️ " + _("Time left"),
-                value=_(self.rules.round_texts.time_left).format(
-                    deadline=f"<t:{int(ui.deadline_at)}:R>",
-                    duration=describe_seconds(ui.timeout_seconds),
-                ),
+                value=f"{time_left}\n{give_up}",
                 inline=False,
             )
-            forfeit = slash(self.rules.command, "forfeit")
             if secret:
                 embed.set_footer(
                     text=_(
-                        "Choices are secret until both lock in. Controls arrive by DM, or "
-                        "press Make your move. {forfeit} to give up."
-                    ).format(forfeit=forfeit)
+                        "Choices are secret until both lock in: choose in your DMs, or press "
+                        "Make your move."
+                    )
                 )
             else:
-                embed.set_footer(
-                    text=_("The dice choose for you. {forfeit} to give up.").format(forfeit=forfeit)
-                )
+                embed.set_footer(text=_("The dice choose for you."))
         series = load_series(session.state)
         buttons: discord.ui.View | None = None
         if not finished:

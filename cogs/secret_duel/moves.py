@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Generic
 
 from bot.i18n import _, list_of, number
+from bot.model.command_mentions import command_mention
 from bot.model.contract import Deadline, NewSession, Seat, Session, Step, StepContext
 from bot.model.errors import NotYourGame, StaleControl, UserError
 from bot.model.series import (
@@ -32,7 +33,7 @@ from bot.ui.challenges import (
     rematch_challenge,
 )
 from cogs.secret_duel.game import SecretDuelGame, StateT
-from cogs.secret_duel.render import shown_names, slash
+from cogs.secret_duel.render import shown_names
 from cogs.secret_duel.state import SETUP_KEY, UiState, envelope
 from game_core.base import Event
 from game_core.errors import IllegalMove
@@ -150,11 +151,11 @@ class SecretDuelMoves(Generic[StateT]):
             raise NotYourGame(
                 _(
                     "Only {players} can play on from this game. Start your own with "
-                    "`{challenge}` or `{ai}`."
+                    "{challenge} or {ai}."
                 ).format(
                     players=list_of(shown_names(previous)),
-                    challenge=slash(command, "challenge"),
-                    ai=slash(command, "ai"),
+                    challenge=command_mention(command, "challenge"),
+                    ai=command_mention(command, "ai"),
                 )
             )
         refuse_unfinished(previous)

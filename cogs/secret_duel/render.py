@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import _, number, pgettext
+from bot.i18n import _, number
 from bot.model.contract import Session
 from bot.model.text import escape
 
@@ -47,11 +47,6 @@ def score_pair(label: str, values: Sequence[int]) -> str:
     """The results table's score line, e.g. ``Life 12–0`` (nobody shows below 0); ``label``
     is already in the current language."""
     return f"{label} {number(max(0, values[0]))}–{number(max(0, values[1]))}"
-
-
-def slash(*names: str) -> str:
-    """A slash command as players type it in their language: ``/diceman challenge``."""
-    return "/" + " ".join(pgettext("command name", name) for name in names)
 
 
 def display_names(session: Session) -> list[str]:

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.i18n import _, number, pgettext
+from bot.i18n import _, number
+from bot.model.command_mentions import command_mention
 from bot.model.contract import Deadline, NewSession, Seat, Session, Step, StepContext
 from bot.model.errors import NotYourGame, UserError
 from cogs.weighted_dice.render import raw_name, seat_names
@@ -41,18 +42,10 @@ from game_core.errors import IllegalMove
 
 DiceSource = Callable[[StepContext], random.Random]
 
-# The command names' translations come from the command tree (tools.i18n reads them
-# there), so they are looked up by these names rather than marked here a second time.
-COMMAND_NAME = "command name"
-GROUP_NAME = "weighted"
-NEW_NAME = "new"
-
 
 def new_command() -> str:
-    """``/weighted new`` as the player's command picker names it."""
-    group = pgettext(COMMAND_NAME, GROUP_NAME)
-    command = pgettext(COMMAND_NAME, NEW_NAME)
-    return f"`/{group} {command}`"
+    """``/weighted new`` as a mention each reader's client names in their language."""
+    return command_mention("weighted", "new")
 
 
 def _round_number(value: object) -> int | str:

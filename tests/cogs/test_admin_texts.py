@@ -70,7 +70,10 @@ def test_the_season_confirmation_and_its_result_in_spanish() -> None:
         "• **Knucklebones**: Temporada 2 · Copa de primavera (1 jugador) → **Temporada 3 · Verano**"
         in question
     )
-    assert "`/clasificación juego:Knucklebones temporada:2` la muestra." in question
+    # Before the first sync the command is named in the reader's language, in backticks.
+    assert (
+        "`/clasificación` la muestra si eliges **Knucklebones** y la temporada **2**." in question
+    )
     assert question.endswith("Esta confirmación caduca en 5 min.")
     assert buttons == ["Cerrar la temporada", "Mantenerla"]
     assert done.split("\n")[0] == "🏁 **Nueva temporada en marcha.**"

@@ -120,7 +120,8 @@ def test_a_leaderboard_in_spanish() -> None:
     assert "Esta temporada empezó el <t:1800000000:D>." in embed.description
     assert "Jugador · Puntuación · V/D/E · Partidas · Racha" in embed.description
     # Spanish numbers: a decimal comma, no grouping under five digits.
-    assert "` 1` alicia · **23,5** · 7/2/1 · 10 · 🔥 V3" in embed.description
+    # The rating as players read it (1000 + 30 x 23.46), in Spanish digits.
+    assert "` 1` alicia · **1.704** · 7/2/1 · 10 · 🔥 V3" in embed.description
     assert fields(embed)["Provisionales (menos de 3 partidas)"].endswith("…y 3 más")
     assert embed.footer.text is not None
     assert embed.footer.text.startswith("Ordenado por victorias · página 1/2 · 11 clasificados")
@@ -135,7 +136,7 @@ def test_stats_and_history_in_spanish() -> None:
     assert stats.title == "📊 alicia — estadísticas en este servidor"
     shown = fields(stats)
     assert (
-        "Temporada 2: puntuación **23,5** · puesto **#1** de 11 · V/D/E 7/2/1"
+        "Temporada 2: puntuación **1.704** · puesto **#1** de 11 · V/D/E 7/2/1"
         in (shown["Knucklebones"])
     )
     assert "victorias **70\xa0%** · 10 partidas" in shown["Knucklebones"]
@@ -193,7 +194,7 @@ def test_odds_in_spanish() -> None:
     assert "Empate, la banca se queda con todas las apuestas: **1/20** = 5\xa0%" in pair.description
     assert fields(pair)["Interpretación"].startswith("El d20 es el favorito: gana el 87,5\xa0%")
     assert reading.startswith("En el nivel medio, mover primero es una ventaja real")
-    assert "`/weighted nueva puntos:" in fields(grid)["Cuánto dura una partida"]
+    assert "`/weighted nueva` `puntos:partida corta`" in fields(grid)["Cuánto dura una partida"]
 
 
 def test_the_diceman_picture_is_drawn_and_kept_per_language() -> None:

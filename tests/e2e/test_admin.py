@@ -232,8 +232,9 @@ async def test_cancel_naming_another_servers_channel_is_refused(
     # A modified client names the other server's channel.
     refused = await admin.slash("dicebot cancel", options={"channel": other.default_channel})
     assert refused.ephemeral
-    assert refused.text() == (
-        "That channel is in another server: `/dicebot cancel` stops games in this server "
+    assert refused.message is not None
+    assert admin.reads(refused.message) == (
+        "That channel is in another server: /dicebot cancel stops games in this server "
         "only. Nothing was stopped."
     )
     assert [tuple(row) for row in await running_bot.db.fetch_all(games)] == before

@@ -47,7 +47,11 @@ async def test_a_whole_game_in_spanish_with_a_french_player(
     assert "Esperando a Alicia y Benoît: falta fijar su elección." in text
     assert "⏳ Eligiendo…" in text
     assert "por ronda; quien no llegue a tiempo pierde por abandono" in text
-    assert "Usa /diceman rendirse para rendirte." in text
+    # How to give up is a command mention: each player's client names the command in
+    # their own language, in a message that speaks the server's.
+    assert "Usa </diceman forfeit:" in text
+    assert "Usa /diceman rendirse para rendirte." in alice.reads(board)
+    assert "Usa /diceman abandonner para rendirte." in bob.reads(board)
     assert board.labels() == ["Haz tu jugada"]
 
     # Each player's private controls: their own language.

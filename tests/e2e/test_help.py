@@ -26,8 +26,12 @@ async def test_help_names_the_games_how_to_start_them_and_opens_rules_privately(
     for title, commands in GAMES.items():
         (line,) = [value for name, value in fields.items() if name.startswith(f"{title} · ")]
         assert "\n" not in line  # a line each
-        assert all(f"`{command}`" in line for command in commands), (title, line)
-    assert "How to start" in fields and "/dicebot check" in fields["How to start"]
+        # Clickable command mentions (the path and the id of its top-level command).
+        assert all(f"</{command[1:]}:" in line for command in commands), (title, line)
+    assert "How to start" in fields and "</dicebot check:" in fields["How to start"]
+    shown = alice.reads(card)
+    assert "Run /dicebot check once" in shown
+    assert "the chances, worked out exactly: /odds diceman, /odds knucklebones" in shown
     assert "best_of: 3" in fields["How to start"] and "**Rematch**" in fields["How to start"]
     assert card.labels() == [f"{title} rules" for title in GAMES]
     assert guild.default_channel.messages() == []  # nothing public

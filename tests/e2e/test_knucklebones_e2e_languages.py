@@ -119,9 +119,15 @@ async def test_a_press_on_someone_elses_board_is_answered_in_the_pressers_langua
     outsider = await chloe.click(board, "Columna 1")
     assert outsider.ephemeral
     bot_name = running_bot.user.display_name if running_bot.user else ""
+    knucklebones = running_bot.command_ids.id_of("knucklebones")
     assert outsider.text() == (
         f"Ce n'est pas ta partie : elle oppose Ana et {bot_name}. Lance la tienne avec "
-        "`/knucklebones défier` ou `/knucklebones ia`."
+        f"</knucklebones challenge:{knucklebones}> ou </knucklebones ai:{knucklebones}>."
+    )
+    # Her client shows the two mentions as the commands her picker lists.
+    assert outsider.message is not None
+    assert chloe.reads(outsider.message).endswith(
+        "Lance la tienne avec /knucklebones défier ou /knucklebones ia."
     )
 
 

@@ -48,7 +48,10 @@ async def test_an_empty_board_says_how_to_start_a_game(running_bot: DiceBot, ali
     text = answer.text()
     assert "Knucklebones leaderboard" in text
     assert "No finished Knucklebones games" in text
-    assert "/knucklebones challenge" in text and "/knucklebones ai" in text
+    # The commands as mentions, clickable, with the ids the sync gave them.
+    knucklebones = running_bot.command_ids.id_of("knucklebones")
+    assert f"</knucklebones challenge:{knucklebones}>" in text
+    assert f"</knucklebones ai:{knucklebones}>" in text
     assert answer.message is not None and answer.message.buttons() == []
 
     for game, command in (
@@ -57,7 +60,8 @@ async def test_an_empty_board_says_how_to_start_a_game(running_bot: DiceBot, ali
         ("dimension_duel", "/duel challenge"),
     ):
         other = await alice.slash("leaderboard", game=game)
-        assert command in other.text(), game
+        assert other.message is not None
+        assert command in alice.reads(other.message), game
 
 
 async def test_ranked_and_provisional_players_are_listed_apart(
@@ -73,17 +77,22 @@ async def test_ranked_and_provisional_players_are_listed_apart(
     assert message is not None
     # alice (3 games) and bob (4) are ranked, carol (1 game of 3) is provisional.
     assert ranked_ids(message) == [alice.id, bob.id]
-    alice_rating = await rating_row(running_bot, guild.id, KB, alice.id)
     first, second = board_lines(message)
     assert first.startswith("` 1` ") and second.startswith("` 2` ")
-    assert f"**{ordinal(alice_rating['mu'], alice_rating['sigma']):.1f}**" in first
-    assert "3/0/0 · 3 · 🔥 W3" in first
-    assert "0/4/0 · 4 · L4" in second
+    # Ratings as players read them: whole numbers from 1,000 up or down, never negative.
+    # bob lost all four games: his stored estimate (mu - 3 sigma) is -5.2, shown as 843.
+    assert "**1,252** · 3/0/0 · 3 · 🔥 W3" in first
+    assert "**843** · 0/4/0 · 4 · L4" in second
+    bob_rating = await rating_row(running_bot, guild.id, KB, bob.id)
+    assert ordinal(bob_rating["mu"], bob_rating["sigma"]) == pytest.approx(-5.217, abs=1e-3)
 
     assert message.embed is not None
     fields = message.embed.get("fields") or []
     assert [f["name"] for f in fields] == ["Provisional (fewer than 3 games)"]
-    assert fields[0]["value"].startswith(f"player{carol.id} · ") and "1 of 3" in fields[0]["value"]
+    assert fields[0]["value"].startswith(f"player{carol.id} · 1,087 · ")
+    assert "1 of 3" in fields[0]["value"]
+    # One line says what the number means.
+    assert "rating: a cautious estimate of skill, starting at 1,000" in message.text()
     assert "Sorted by rating · page 1/1 · 2 ranked" in message.text()
     assert message.buttons() == []  # one page: no page buttons
 

@@ -62,9 +62,11 @@ async def test_stats_count_in_words_and_explain_the_rating_without_symbols(
     assert "Streak W1 ·" in knucklebones and "🔥" not in knucklebones
     footer = embed["footer"]["text"]
     assert footer == (
-        "Rating: a cautious estimate of skill that firms up as you play; it starts fresh "
-        "each season. Records and streaks are all time."
+        "Rating: a cautious estimate of skill, starting at 1,000, that firms up as you play; "
+        "it starts fresh each season. Records and streaks are all time."
     )
+    # alice won her first game: 1,103, a whole number on the scale the footer names.
+    assert "rating **1,103**" in knucklebones
 
     nobody = await alice.slash("stats", user=bob)
     assert nobody.message is not None

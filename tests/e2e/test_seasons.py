@@ -91,15 +91,17 @@ async def test_a_closed_season_reads_back_frozen_while_the_new_one_ranks_from_ze
     assert asked.ephemeral and asked.message is not None
     text = asked.text()
     assert "**Knucklebones**: Season 1 (3 players) → **Season 2 · Spring 🌸**" in text
-    assert "`/leaderboard game:Knucklebones season:1` shows them" in text
+    assert "/leaderboard shows them with **Knucklebones** and season **1** picked." in admin.reads(
+        asked.message
+    )
     assert "Games being played now count in the new season when they finish." in text
     assert asked.message.labels() == [CLOSE, "Keep it"]
 
     done = await admin.click(asked.message, CLOSE)
     assert done.type is CallbackType.UPDATE_MESSAGE and asked.message.buttons() == []
     assert (
-        "Season 1 closed with 3 players (final standings: `/leaderboard game:Knucklebones "
-        "season:1`); **Season 2 · Spring 🌸** has begun." in asked.message.text()
+        "Season 1 closed with 3 players (final standings: /leaderboard, season **1**); "
+        "**Season 2 · Spring 🌸** has begun." in admin.reads(asked.message)
     )
 
     # The new season is empty; the old one is there, final, exactly as it was.
@@ -320,7 +322,7 @@ async def test_keep_pressed_while_close_closes_the_season_says_it_closed(
     assert any(
         "Too late to keep it: **Close the season** was pressed first." in text for text in answers
     )
-    assert "season:1`); **Season 2** has begun." in message.text()
+    assert "season **1**); **Season 2** has begun." in message.text()
     assert message.buttons() == []
 
 

@@ -256,17 +256,22 @@ class RegisteredCommand:
     id: int
     guild_id: int | None
     data: dict[str, Any]
+    # Discord's "autoincrementing version identifier updated during substantial record
+    # changes": a new snowflake when a sync changes the command, the same one otherwise.
+    version: int = 0
 
     @property
     def name(self) -> str:
         return str(self.data["name"])
 
-    def payload(self, application_id: int) -> dict[str, Any]:
+    def payload(self, application_id: int, *, localizations: bool = True) -> dict[str, Any]:
         """The command as Discord answers a sync or a read (ApplicationCommandResponse):
         its ids and version, the defaults filled in, and a key the body sent as null left
         out unless Discord answers it as null (``default_member_permissions``,
         ``contexts``). ``integration_types`` defaults to guild install (the app's
-        configured one) on a global command and is left out of a guild command's."""
+        configured one) on a global command and is left out of a guild command's.
+        ``localizations=False``: a read without ``with_localizations``, which Discord
+        answers without the localization dictionaries (at any depth)."""
         out = {
             key: value
             for key, value in self.data.items()
@@ -279,13 +284,27 @@ class RegisteredCommand:
         out.setdefault("nsfw", False)
         out["id"] = str(self.id)
         out["application_id"] = str(application_id)
-        out["version"] = str(self.id)
+        out["version"] = str(self.version or self.id)
         if self.guild_id is not None:
             out["guild_id"] = str(self.guild_id)
             out.pop("integration_types", None)
         else:
             out.setdefault("integration_types", [GUILD_INSTALL])
-        return out
+        return out if localizations else _without_localizations(out)
+
+
+LOCALIZATION_KEYS = ("name_localizations", "description_localizations")
+
+
+def _without_localizations(item: dict[str, Any]) -> dict[str, Any]:
+    out = {key: value for key, value in item.items() if key not in LOCALIZATION_KEYS}
+    for key in ("options", "choices"):
+        if isinstance(out.get(key), list):
+            out[key] = [
+                _without_localizations(child) if isinstance(child, dict) else child
+                for child in out[key]
+            ]
+    return out
 
 
 class CommandRegistry:
@@ -309,14 +328,37 @@ class CommandRegistry:
         for command in commands:
             key = (str(command["name"]), int(command.get("type", CHAT_INPUT)))
             previous = old.get(key)
-            command_id = previous.id if previous is not None else self.fake.snowflakes.next()
-            new[key] = RegisteredCommand(command_id, guild_id, command)
+            if previous is None:
+                command_id = self.fake.snowflakes.next()
+                version = command_id
+            else:
+                command_id = previous.id
+                same = previous.data == command
+                version = previous.version if same else self.fake.snowflakes.next()
+            new[key] = RegisteredCommand(command_id, guild_id, command, version)
         self.scopes[guild_id] = new
         self.sync_count += 1
         return [c.payload(self.fake.application_id) for c in new.values()]
 
     def in_scope(self, guild_id: int | None) -> list[RegisteredCommand]:
         return list(self.scopes.get(guild_id, {}).values())
+
+    def by_id(self, command_id: int, guild_id: int | None) -> RegisteredCommand | None:
+        """The command with this id available in a guild (its own or a global one)."""
+        scopes: list[int | None] = [None] if guild_id is None else [guild_id, None]
+        for scope in scopes:
+            for command in self.in_scope(scope):
+                if command.id == command_id:
+                    return command
+        return None
+
+    def id_of(self, name: str, guild_id: int | None = None) -> int:
+        """The id Discord gave the chat command ``name`` (for a test's expectations)."""
+        for scope in [guild_id, None] if guild_id is not None else [None]:
+            command = self.scopes.get(scope, {}).get((name, CHAT_INPUT))
+            if command is not None:
+                return command.id
+        raise FakeUsageError(f"no command /{name} is registered")
 
     def names(self, guild_id: int | None = None) -> list[str]:
         """Names of the chat commands available in a guild (its own plus global ones)."""

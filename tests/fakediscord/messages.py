@@ -12,7 +12,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from . import pseudo
+from . import mentions, pseudo
 from .errors import CANNOT_SEND_EMPTY, DiscordError, invalid_form
 from .models import (
     ACTION_ROW,
@@ -410,6 +410,17 @@ def apply_payload(
         raise DiscordError(400, CANNOT_SEND_EMPTY, "Cannot send an empty message")
     _resolve_attachment_urls(fake, embeds, attachments)
     _assign_component_ids(components)
+    guild = message.channel.guild
+    for detail in mentions.mention_problems(
+        fake.commands,
+        guild.id if guild is not None else None,
+        content,
+        embeds,
+        components,
+        [a.description for a in attachments if a.description],
+    ):
+        # What a reader sees as raw "</name:id>" characters instead of a clickable command.
+        fake.record_problem("command-mention", detail)
     if pseudo.active():
         # Checked as sent (limits above, English left at the end of the test); kept plain.
         content = pseudo.plain(content)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import mentions
 from .errors import FakeUsageError
 from .faults import CallbackFault
 from .interactions import (
@@ -70,6 +71,17 @@ class Player:
         self.user.dms_open = value
 
     # -- what they see -------------------------------------------------------------------
+
+    def reads(self, message: FakeMessage) -> str:
+        """The message's text as this player's client shows it: each command mention as
+        the clickable ``/name sub`` in their client's language (``mentions.as_seen``)."""
+        guild = message.channel.guild
+        return mentions.as_seen(
+            self.fake.commands,
+            message.text(),
+            guild.id if guild is not None else None,
+            self.user.locale,
+        )
 
     @property
     def dm_channel(self) -> FakeChannel | None:

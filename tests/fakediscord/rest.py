@@ -410,8 +410,14 @@ class RestApi:
 
     async def get_commands(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
+        # Discord's "with_localizations" query parameter: without it, the answer leaves
+        # the localization dictionaries out.
+        full = request.query.get("with_localizations", "") in api_schema.QUERY_TRUE
         return _json(
-            [c.payload(self.fake.application_id) for c in self.fake.commands.in_scope(scope)]
+            [
+                c.payload(self.fake.application_id, localizations=full)
+                for c in self.fake.commands.in_scope(scope)
+            ]
         )
 
     async def put_commands(self, request: web.Request) -> web.Response:
