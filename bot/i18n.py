@@ -316,9 +316,16 @@ def number(value: float, digits: int = 0) -> str:
     return _formatted_number(current(), value, digits)
 
 
+# CLDR's minimumGroupingDigits where it is not 1: Spain's Spanish groups only numbers of
+# five digits or more ("1704", "12.345", as the RAE writes them). Babel's format_decimal
+# does not apply it, so it is applied here.
+MINIMUM_GROUPING_DIGITS: dict[str, int] = {"es": 2}
+
+
 @functools.lru_cache(maxsize=8192)
 def _formatted_number(language: str, value: float, digits: int) -> str:
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    grouping = abs(value) >= 10 ** (2 + MINIMUM_GROUPING_DIGITS.get(language, 1))
+    pattern = ("#,##0" if grouping else "0") + ("." + "0" * digits if digits else "")
     return babel_numbers.format_decimal(
         value, format=pattern, locale=_babel_locale(language), decimal_quantization=True
     )

@@ -121,7 +121,7 @@ def test_a_leaderboard_in_spanish() -> None:
     assert "Jugador · Puntuación · V/D/E · Partidas · Racha" in embed.description
     # Spanish numbers: a decimal comma, no grouping under five digits.
     # The rating as players read it (1000 + 30 x 23.46), in Spanish digits.
-    assert "` 1` alicia · **1.704** · 7/2/1 · 10 · 🔥 V3" in embed.description
+    assert "` 1` alicia · **1704** · 7/2/1 · 10 · 🔥 V3" in embed.description
     assert fields(embed)["Provisionales (menos de 3 partidas)"].endswith("…y 3 más")
     assert embed.footer.text is not None
     assert embed.footer.text.startswith("Ordenado por victorias · página 1/2 · 11 clasificados")
@@ -136,7 +136,7 @@ def test_stats_and_history_in_spanish() -> None:
     assert stats.title == "📊 alicia — estadísticas en este servidor"
     shown = fields(stats)
     assert (
-        "Temporada 2: puntuación **1.704** · puesto **#1** de 11 · V/D/E 7/2/1"
+        "Temporada 2: puntuación **1704** · puesto **#1** de 11 · V/D/E 7/2/1"
         in (shown["Knucklebones"])
     )
     assert "victorias **70\xa0%** · 10 partidas" in shown["Knucklebones"]
@@ -210,7 +210,7 @@ def test_the_diceman_picture_is_drawn_and_kept_per_language() -> None:
     assert spanish.alt_text.startswith("Diceman, una ronda")
     assert "M = Magia d4" in spanish.alt_text
     assert spanish.png != english.png  # the title drawn on it is Spanish
-    assert embed.footer.text == "M = Magia d4 · P = Prioridad d6 · S = Espada d8 · H = Escudo d10"
+    assert embed.footer.text == "M = Magia d4 · P = Prioridad d6 · Ep = Espada d8 · Ec = Escudo d10"
 
 
 # -- Discord's limits in a long language -------------------------------------------------------

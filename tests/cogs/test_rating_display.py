@@ -100,7 +100,7 @@ def test_a_losing_player_s_stats_in_spanish_and_in_french() -> None:
     with i18n.use("fr"):
         french = stats_embed(stats_of(loser), "bob", every_guide())
     assert "Temporada 1: puntuación **945** · provisional" in spanish.fields[0].value
-    assert spanish.footer.text is not None and "empieza en 1.000" in spanish.footer.text
+    assert spanish.footer.text is not None and "empieza en 1000" in spanish.footer.text
     assert "Saison 1 : score **945** · provisoire" in french.fields[0].value
     assert french.footer.text is not None and "part de 1\u202f000" in french.footer.text
 
