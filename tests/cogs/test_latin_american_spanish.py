@@ -38,9 +38,12 @@ def test_each_spanish_client_gets_its_own_catalog() -> None:
     assert i18n.resolve("es") == SPAIN
     assert i18n.LANGUAGES[SPAIN].discord_locales == ("es-ES",)
     assert i18n.LANGUAGES[LATAM].discord_locales == ("es-419",)
+    # Numbers as CLDR (and ICU: Intl.NumberFormat("es-419")) writes them: Latin America
+    # groups thousands with a comma from four digits, Spain with a dot from five.
     with i18n.use(LATAM):
-        # Numbers as CLDR writes them for Latin America.
-        assert i18n.number(12345) == "12,345"
+        assert (i18n.number(1234), i18n.number(12345)) == ("1,234", "12,345")
+    with i18n.use(SPAIN):
+        assert (i18n.number(1234), i18n.number(12345)) == ("1234", "12.345")
 
 
 def test_odds_diceman_never_says_coger_nor_vosotros_in_latin_america() -> None:
