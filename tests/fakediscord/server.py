@@ -426,10 +426,13 @@ class FakeDiscord:
         everyone_permissions: discord.Permissions | int | None = None,
         shard: int | None = None,
         locale: str = "en-US",
+        roles: tuple[str, ...] = (),
     ) -> FakeGuild:
         """A guild with the bot in it (and its role), an owner and text channels.
         ``shard`` picks an id whose events go to that shard, ``(id >> 22) % shard_count``
-        (with a frozen test clock every new id would otherwise land on one shard)."""
+        (with a frozen test clock every new id would otherwise land on one shard).
+        ``roles`` names more roles, above the bot's, with no permissions of their own (a
+        server's colour and rank roles, for a bench of many realistic servers)."""
         owner = FakeUser(self.snowflakes.next(), f"{name.lower().replace(' ', '-')}-owner")
         self.users[owner.id] = owner
         if shard is None:
@@ -451,6 +454,9 @@ class FakeDiscord:
         )
         guild.roles[bot_role.id] = bot_role
         guild.bot_role_id = bot_role.id
+        for position, role_name in enumerate(roles, start=2):
+            role = FakeRole(self.snowflakes.next(), role_name, 0, position=position)
+            guild.roles[role.id] = role
         guild.members[self.bot_user.id] = FakeMember(
             self.bot_user, guild, [bot_role.id], self.now()
         )

@@ -3,6 +3,7 @@ follow-ups, modals, selects, DMs, permissions, attachments and the wire traps.""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import struct
 import zlib
@@ -22,6 +23,7 @@ from fakediscord import (
     FakeUsageError,
     Player,
 )
+from fakediscord.probe import ProbeBot
 
 
 def tiny_png(width: int, height: int) -> bytes:
@@ -338,3 +340,17 @@ async def test_components_v2_user_select_and_label_modal(
     assert opened.modal is not None and opened.modal.field_names() == ["word", "colour"]
     submitted = await alice.submit_modal(opened, Word="dice", Colour="Blue")
     assert submitted.text() == "dice in blue"
+
+
+async def test_a_guild_made_with_roles_reaches_the_bot_with_them(
+    fake_discord: FakeDiscord, probe: ProbeBot
+) -> None:
+    joined = asyncio.ensure_future(probe.wait_for("guild_join", timeout=5))
+    made = await fake_discord.create_guild(
+        "Big Server", channels=("general", "rules", "memes"), roles=("Mod", "Member", "Gold")
+    )
+    seen = await joined
+    assert seen.id == made.id
+    # @everyone, the bot's own role, and the three named ones, above the bot's.
+    assert [role.name for role in seen.roles] == ["@everyone", "DiceBot", "Mod", "Member", "Gold"]
+    assert [channel.name for channel in seen.text_channels] == ["general", "rules", "memes"]
