@@ -147,8 +147,10 @@ def function_mix(
     # The next turn swaps roles: the defender now attacks next.
     later = win_estimate(np.maximum(left_me, 1), np.maximum(left_them, 1), not attacking)
     value = np.where(alive, later, np.where(dead_me & dead_them, 0.5, dead_them.astype(float)))
-    table = np.bincount(outcomes.pair, weights=outcomes.weight * value, minlength=49)
-    table = table.reshape(7, 7)
+    # One name per shape: numpy 2.5's stubs type an array's dimensions, so a 1-D result
+    # cannot be rebound to its 7x7 reshaping.
+    cells = np.bincount(outcomes.pair, weights=outcomes.weight * value, minlength=49)
+    table = cells.reshape(7, 7)
 
     # Reserve values, in win probability: hit points of lead times the curve's slope,
     # scaled down when few turns are likely to remain.
