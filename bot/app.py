@@ -9,10 +9,13 @@ import importlib.util
 import logging
 import pkgutil
 import re
+import time
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -67,6 +70,69 @@ PICTURE_WARM_UP_SECONDS = 15.0
 # pauses, the last repeated (a new command in a rolling deploy shows up within minutes).
 COMMAND_READ_PAUSES = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 COMMAND_READ_ATTEMPTS = 20
+# Discord's global limit is 50 requests a second per bot token, interaction endpoints aside
+# (documented). The bot keeps to 45 in any 1.25 s: a request Discord counts up to a quarter
+# of a second later or sooner than it went out never makes 51 in one of its seconds.
+GLOBAL_REQUESTS = 45
+GLOBAL_WINDOW_SECONDS = 1.25
+# The interaction endpoints: an interaction's callback, and its token's follow-ups.
+INTERACTION_PATHS = ("/interactions/", "/webhooks/")
+
+
+class GlobalPace:
+    """Keeps the bot's requests under Discord's global rate limit.
+
+    discord.py paces each route's bucket by its headers, but hears of the global limit
+    only from a 429. A restart that finds thousands of timers due sends their edits, pings
+    and DMs as fast as the event loop goes, across hundreds of channels: from the 50th in
+    a second on, every one got a 429 (bench/restart.py, 544 in a restart of 600 games).
+    Hooked on the bot's HTTP session (``install``), before every request it sends, retries
+    included: a request waits, in the order they came, while ``limit`` requests went out in
+    the last ``window`` seconds. Interaction answers go at once: Discord does not count
+    them, and a press must be answered within 3 s."""
+
+    def __init__(
+        self,
+        *,
+        limit: int = GLOBAL_REQUESTS,
+        window: float = GLOBAL_WINDOW_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        # When the requests of the current window went out, oldest first.
+        self.sent: deque[float] = deque()
+        self._turn = asyncio.Lock()
+        # How many requests had to wait (for tests and the log).
+        self.held = 0
+
+    def install(self, trace: aiohttp.TraceConfig) -> None:
+        trace.on_request_start.append(self._request_starts)
+
+    async def _request_starts(
+        self,
+        session: aiohttp.ClientSession,
+        context: Any,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if not any(part in params.url.path for part in INTERACTION_PATHS):
+            await self.wait_turn()
+
+    async def wait_turn(self) -> None:
+        """Return when one more request fits in the window (and count it)."""
+        async with self._turn:
+            waited = False
+            while True:
+                now = self.clock()
+                while self.sent and now - self.sent[0] >= self.window:
+                    self.sent.popleft()
+                if len(self.sent) < self.limit:
+                    break
+                waited = True
+                await asyncio.sleep(self.sent[0] + self.window - now)
+            self.held += waited
+            self.sent.append(now)
 
 
 class DiceTree(app_commands.CommandTree["DiceBot"]):
@@ -155,6 +221,8 @@ class DiceBot(commands.AutoShardedBot):
             client_options.setdefault("shard_ids", shard_ids)
         # Tells when Discord applied an edit, before discord.py returns from it (bot.ui.landing).
         landings = Landings()
+        self.pace = GlobalPace()
+        self.pace.install(landings.trace)
         client_options.setdefault("http_trace", landings.trace)
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -196,6 +264,8 @@ class DiceBot(commands.AutoShardedBot):
         self._component_patterns: list[re.Pattern[str]] = []
         self._modal_routes: list[tuple[re.Pattern[str], ModalHandler]] = []
         self._dm_channels: dict[int, int] = {}
+        # One DM channel opened at a time (see send_dm).
+        self._dm_opening = asyncio.Lock()
         # One public-message edit per channel at a time (see edit_public_message).
         self._channel_edits: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -427,17 +497,31 @@ class DiceBot(commands.AutoShardedBot):
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
-                data = await self.http.start_private_message(user_id)
-                channel_id = int(data["id"])
-                if len(self._dm_channels) >= DM_CHANNEL_CACHE_SIZE:
-                    self._dm_channels.pop(next(iter(self._dm_channels)))
-                self._dm_channels[user_id] = channel_id
+                channel_id = await self._open_dm(user_id)
             channel = self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             return await channel.send(**fields)
         except discord.Forbidden as error:
             if error.code == DM_CLOSED:
                 return None
             raise
+
+    async def _open_dm(self, user_id: int) -> int:
+        """The id of the DM channel with ``user_id``, opened (and remembered) if need be.
+
+        One at a time: Discord opens 5 DM channels per 5 s for a whole bot, and discord.py,
+        when several requests of one bucket are under way as a window starts, lets one too
+        many go (see edit_public_message). A restart whose due timers DM a few dozen
+        players it has no channel for yet got 429s (bench/restart.py)."""
+        async with self._dm_opening:
+            # Another send may have opened it while this one waited its turn.
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                data = await self.http.start_private_message(user_id)
+                channel_id = int(data["id"])
+                if len(self._dm_channels) >= DM_CHANNEL_CACHE_SIZE:
+                    self._dm_channels.pop(next(iter(self._dm_channels)))
+                self._dm_channels[user_id] = channel_id
+            return channel_id
 
     # -- shutdown -------------------------------------------------------------------------
 

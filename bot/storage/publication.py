@@ -151,6 +151,12 @@ class PublicationStore:
             return ShowClaim.NEWER
         return ShowClaim.BUSY
 
+    async def show_fence(self, session_id: int) -> int | None:
+        """The newest version any process has claimed to show on the session's public
+        message (``claim_show``); None if there is no such session."""
+        row = await self.db.fetch_one("SELECT show_fence FROM sessions WHERE id = ?", (session_id,))
+        return None if row is None else int(row["show_fence"])
+
     async def record_shown(
         self, shown: Mapping[int, int], *, owner: str | None = None, release: Iterable[int] = ()
     ) -> None:

@@ -104,7 +104,7 @@ class AnswerShows:
             context = ShowContext(events=events, dm_closed=self._ledger.closed_dms(session.id))
             with i18n.use(session.language):
                 fields = await handler.render(session, context)
-            async with self._ledger.editing(session.id):
+            async with self._ledger.editing(session.id, session.version):
                 with views.released(fields):
                     shown = await answer.update(**fields)
             if shown:

@@ -33,7 +33,8 @@ FLUSH_INTERVAL_SECONDS = 0.5
 # A claim to edit a public message (``PublicationStore.claim_show``) lasts this long on the
 # game clock: far longer than an edit takes; a process that dies holding one delays that
 # message's next edit by at most this. An edit that took longer than SHOW_LATE_SECONDS may
-# have landed after another process's newer one: the newest is shown again at once.
+# have landed after another process's newer one: if a newer version was claimed meanwhile,
+# the newest is shown again at once.
 SHOW_LEASE_SECONDS = 5.0
 SHOW_LATE_SECONDS = 0.8 * SHOW_LEASE_SECONDS
 
@@ -133,10 +134,11 @@ class Ledger:
         return claim
 
     @contextlib.asynccontextmanager
-    async def editing(self, session_id: int) -> AsyncIterator[None]:
-        """Around an edit (or answer) under this process's claim: the claim is not ended
-        while it is in flight, and one that took so long that the claim may have run out
-        is followed by the newest version at once."""
+    async def editing(self, session_id: int, version: int) -> AsyncIterator[None]:
+        """Around an edit (or answer) showing ``version`` under this process's claim: the
+        claim is not ended while it is in flight, and one that took so long that the claim
+        may have run out is followed by the newest version at once if a newer one was
+        claimed meanwhile (it may have landed first)."""
         self._in_flight[session_id] = self._in_flight.get(session_id, 0) + 1
         started = time.monotonic()
         try:
@@ -147,12 +149,26 @@ class Ledger:
                 self._in_flight[session_id] = left
             self._flush_wanted.set()
             if time.monotonic() - started > SHOW_LATE_SECONDS:
-                log.info(
-                    "session %s: an edit took over %.0f s; showing the newest again",
-                    session_id,
-                    SHOW_LATE_SECONDS,
-                )
-                self._requests.request(session_id, force=True)
+                await self._after_late_edit(session_id, version)
+
+    async def _after_late_edit(self, session_id: int, version: int) -> None:
+        """Show the newest version again if another process claimed a newer one while this
+        edit was late. Not otherwise: an edit is late whenever Discord's limits queue it
+        (thousands of timers due at a restart), and showing each again, late in turn, kept
+        every message of such a restart edited again and again (bench/restart.py)."""
+        try:
+            fence = await self.store.show_fence(session_id)
+            newer = fence is not None and fence > version
+        except StorageUnavailable:
+            newer = True  # cannot tell: show the newest again, to be safe
+        if newer:
+            log.info(
+                "session %s: an edit took over %.0f s and a newer version was claimed "
+                "meanwhile; showing the newest again",
+                session_id,
+                SHOW_LATE_SECONDS,
+            )
+            self._requests.request(session_id, force=True)
 
     # -- recording ------------------------------------------------------------------------------
 

@@ -220,7 +220,7 @@ class PublicMessage:
                     # process) is never overwritten with this one.
                     if not await self._claim_for_edit(session):
                         return False
-                    async with self._ledger.editing(session_id):
+                    async with self._ledger.editing(session_id, session.version):
                         with views.released(fields):
                             await self.bot.edit_public_message(session, **fields)
                     self.edits += 1
@@ -295,7 +295,7 @@ class PublicMessage:
                 self._orphans.discard(session.id)
                 log.info("session %s: found its game message %s, never stored", session.id, found)
                 fields = await self._render(handler, session, context)
-                async with self._ledger.editing(session.id):
+                async with self._ledger.editing(session.id, session.version):
                     with views.released(fields):
                         await self.bot.edit_public_message(
                             replace(session, message_id=found), **fields
@@ -305,7 +305,7 @@ class PublicMessage:
         fields = await self._render(handler, session, context)
         fields["allowed_mentions"] = discord.AllowedMentions.none()
         channel = self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        async with self._ledger.editing(session.id):
+        async with self._ledger.editing(session.id, session.version):
             with views.released(fields):
                 message = await channel.send(**as_new_message(fields))
         self.reposts += 1
