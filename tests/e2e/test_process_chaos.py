@@ -306,3 +306,10 @@ async def test_processes_killed_at_random_never_show_an_older_game(
     print(f"seed {seed}: {chaos.presses} presses, {chaos.kills} kills, {len(chaos.lost)} lost")
     for process in cluster.shards:
         await process.process.stop()
+    # Two processes, or a killed one and the one started after it, spend one route's bucket
+    # (a channel's message edits) without knowing what the other spent: Discord answers the
+    # one request too many with a 429 and discord.py sends it again when told. The global
+    # limit is another matter: that 429 stays a problem.
+    for problem in fake.take_problems("rate-limited"):
+        if "over its bucket" not in problem.detail:
+            fake.problems.append(problem)
