@@ -34,9 +34,20 @@ TABLES = (
     "busy_players",
     "identify_slots",
     "user_languages",
+    "tournaments",
+    "tournament_players",
+    "tournament_matches",
+    "tournament_games",
 )
 # Tables whose ids PostgreSQL hands out: their counters continue after the copied ids.
-IDENTITY_TABLES = ("sessions", "events", "deadlines", "results", "season_requests")
+IDENTITY_TABLES = (
+    "sessions",
+    "events",
+    "deadlines",
+    "results",
+    "season_requests",
+    "tournaments",
+)
 CHUNK_ROWS = 5_000
 
 
