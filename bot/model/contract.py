@@ -246,6 +246,29 @@ class PrivateControls:
 MessageFields = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class LoggedMove:
+    """One row of a session's event log: the move that made ``version`` (version 0: the
+    session's creation), who made it (None: the system) and the events it produced."""
+
+    version: int
+    actor_id: int | None
+    action: dict[str, Any]
+    events: list[Event]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """One step of a finished game's replay: the session's stored ``state`` as it stood
+    after that step (as ``render`` reads it), its ``status`` then, and the ``events`` the
+    step produced (what ``ShowContext.events`` held when players saw it)."""
+
+    state: dict[str, Any]
+    status: SessionStatus
+    events: list[Event] = field(default_factory=list)
+
+
 class GameHandler(Protocol):
     game: str
     # Whether the game ever sends a seat a private message (DM controls). A game that does

@@ -113,3 +113,15 @@ class FollowedUp(UserError):
     def __init__(self, session_id: int) -> None:
         super().__init__(_("That game already has its rematch or its next game."))
         self.session_id = session_id
+
+
+class ReplayUnavailable(UserError):
+    """A replay that cannot be shown: the game is gone, in another server, still in play
+    (its hidden choices would show), or its log does not rebuild it."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message
+            if message is not None
+            else _("This game's replay could not be rebuilt from its record, sorry.")
+        )

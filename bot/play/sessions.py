@@ -27,6 +27,7 @@ from bot.model.contract import (
     Deadline,
     FollowUp,
     GameHandler,
+    LoggedMove,
     MessageFields,
     NewSession,
     Outcome,
@@ -53,6 +54,7 @@ from bot.storage.move_writes import (
     MoveWrite,
 )
 from bot.storage.sessions import (
+    event_log,
     insert_session,
     load_for_move,
     load_session,
@@ -168,6 +170,10 @@ class SessionService:
         if session is None:
             raise SessionNotFound()
         return session
+
+    async def event_log(self, session_id: int) -> list[LoggedMove]:
+        """The session's stored moves and their events, oldest first (for a replay)."""
+        return await event_log(self.db, session_id)
 
     async def open_session_for(
         self, user_id: int, channel_id: int, game: str | None = None, *, include_left: bool = False

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import i18n
-from bot.model.contract import NewSession, Seat, Session
+from bot.model.contract import LoggedMove, NewSession, Seat, Session
 from bot.storage.base import Database
 from bot.storage.connection import Connection
 from bot.storage.migrations import Dialect
@@ -232,3 +232,22 @@ async def store_message(
             "UPDATE results SET message_id = ? WHERE session_id = ? AND message_id IS NULL",
             (message_id, session_id),
         )
+
+
+async def event_log(db: Database, session_id: int) -> list[LoggedMove]:
+    """A session's event log, oldest first, as one statement (a replay folds it)."""
+    rows = await db.fetch_all(
+        "SELECT version, actor_id, action, events, created_at FROM events"
+        " WHERE session_id = ? ORDER BY version",
+        (session_id,),
+    )
+    return [
+        LoggedMove(
+            version=int(row["version"]),
+            actor_id=None if row["actor_id"] is None else int(row["actor_id"]),
+            action=loads(row["action"]),
+            events=list(loads(row["events"])),
+            created_at=float(row["created_at"]),
+        )
+        for row in rows
+    ]

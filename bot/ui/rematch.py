@@ -29,6 +29,7 @@ from bot.play.sessions import message_link
 from bot.ui.answers import DELIVERY_ERRORS, answer_for
 from bot.ui.challenges import is_challenge
 from bot.ui.host import GameHost, host_of
+from bot.ui.replay import replay_view, with_replay
 from bot.ui.replies import Guarded
 from game_core.errors import IllegalMove
 
@@ -86,11 +87,12 @@ def play_on_view(session_id: int, kind: str, game_number: int = 2) -> discord.ui
 
 
 def finished_two_player(
-    session: Session, series: Series | None, winner: int | None
+    session: Session, series: Series | None, winner: int | None, *, replay: bool = False
 ) -> tuple[list[str], discord.ui.View | None]:
     """What a finished two-player game shows under its result: the match or series score
     and where the next game is, or the button to play on (the match's next game, or a
-    rematch). ``winner``: the user who won, None for a draw."""
+    rematch), and with ``replay`` (the game's handler rebuilds a replay) the Replay
+    button. ``winner``: the user who won, None for a draw."""
     names = {seat.user_id: seat.display_name for seat in session.seats}
     lines = [line for line in (finished_line(series, winner, names),) if line]
     match_goes_on = series is not None and not match_over_after(series, winner)
@@ -100,10 +102,12 @@ def finished_two_player(
             if match_goes_on
             else _("🔁 A rematch was asked for, below.")
         )
-        return lines, None
+        return lines, replay_view(session.id) if replay else None
     if series is not None and match_goes_on:
-        return lines, play_on_view(session.id, "next", series.game + 1)
-    return lines, play_on_view(session.id, "rematch")
+        view = play_on_view(session.id, "next", series.game + 1)
+    else:
+        view = play_on_view(session.id, "rematch")
+    return lines, with_replay(view, session.id) if replay else view
 
 
 async def play_on(interaction: discord.Interaction, session_id: int, kind: str) -> None:

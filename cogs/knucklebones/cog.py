@@ -20,10 +20,12 @@ from bot.app import DiceBot
 from bot.i18n import N_, _
 from bot.model.command_mentions import command_mention
 from bot.model.contract import (
+    LoggedMove,
     MessageFields,
     NewSession,
     Outcome,
     PrivateControls,
+    ReplayFrame,
     Seat,
     Session,
     ShowContext,
@@ -56,7 +58,7 @@ from bot.ui.challenges import (
     ping_challenger,
 )
 from bot.ui.rematch import finished_two_player
-from cogs.knucklebones import moves, render
+from cogs.knucklebones import moves, render, replay
 from cogs.knucklebones.controls import ColumnButton, board_view
 from cogs.knucklebones.guide import GUIDE
 from cogs.knucklebones.moves import AiLevel, FirstChoice, Table, first_seat_for, winner_of
@@ -316,7 +318,9 @@ class KnucklebonesCog(
             if line:
                 content += "\n" + line
         else:
-            lines, buttons = finished_two_player(session, series, winner_of(session, table))
+            lines, buttons = finished_two_player(
+                session, series, winner_of(session, table), replay=True
+            )
             content = "\n".join([content, *lines])
         return {
             "content": content,
@@ -364,6 +368,10 @@ class KnucklebonesCog(
 
     def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
         return moves.follow_up(ctx, action, ai_delay=AI_MOVE_DELAY)
+
+    def replay(self, session: Session, log: list[LoggedMove]) -> list[ReplayFrame]:
+        """The finished game step by step, rebuilt from its event log (bot.ui.replay)."""
+        return replay.frames(session, log)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -82,7 +82,7 @@ async def test_a_whole_game_by_button_presses_is_recorded(
         assert presses < 300
 
     # The end: final boards and scores on the message, no buttons left.
-    assert board.labels() == ["Rematch"]  # the game is over: only a rematch is offered
+    assert board.labels() == ["Rematch", "Replay"]  # the game is over: a rematch, and its replay
     session = await session_for(running_bot, board)
     assert session.status == "finished"
     engine = kb.KnucklebonesState.model_validate(session.state["engine"])
@@ -283,7 +283,7 @@ async def test_forfeit_ends_the_game_for_the_other_player(
     assert forfeit.text().lower().startswith("🏳️ bob forfeited: **alice** wins")
     await fake_discord.wait_for(lambda: is_finished(board), what="the board to show the end")
     assert "🏳️ bob forfeited: **alice** wins" in board.text().lower()
-    assert board.labels() == ["Rematch"]
+    assert board.labels() == ["Rematch", "Replay"]
 
     session = await session_for(running_bot, board)
     result, rows = await stored_result(running_bot, session.id)

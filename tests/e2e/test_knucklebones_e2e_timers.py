@@ -70,7 +70,7 @@ async def test_a_turn_is_warned_once_then_times_out(
 
     clock.advance(60)
     await fake_discord.wait_for(lambda: is_finished(board), what="the timeout")
-    assert "ran out of time" in board.text() and board.labels() == ["Rematch"]
+    assert "ran out of time" in board.text() and board.labels() == ["Rematch", "Replay"]
     assert len(warnings_in(guild)) == 1
 
     session = await session_for(running_bot, board)

@@ -75,7 +75,7 @@ async def test_a_best_of_three_is_played_to_the_end(
         assert game == 1 or high == low == 1, wins
         lead = f"{names[leader]} leads {high}–{low}" if high > low else f"level at {high}–{low}"
         assert board.content.endswith(f"\n🏅 Best of 3, after game {game}: {lead}.")
-        assert board.labels() == [f"Start game {game + 1}"]
+        assert board.labels() == [f"Start game {game + 1}", "Replay"]
         if game == 1:
             # The match's score is stored with its games: a restart changes nothing.
             bot = await bot_factory.restart()
@@ -89,7 +89,7 @@ async def test_a_best_of_three_is_played_to_the_end(
         boards.append(board)
         first = bob.id if first == alice.id else alice.id
         await fake_discord.wait_for(
-            lambda old=previous: old.buttons() == [], what="the old game's button to go"
+            lambda old=previous: old.labels() == ["Replay"], what="the old game's button to go"
         )
         assert previous.content.endswith("▶️ The next game is on, below.")
         assert f"\n🏅 Best of 3, game {game + 1}: {lead}." in board.content
@@ -110,7 +110,7 @@ async def test_a_best_of_three_is_played_to_the_end(
         assert board.content.endswith(
             f"\n🏅 **{names[champion]} wins the series**, {score} (best of 3)."
         )
-    assert board.labels() == ["Rematch"]
+    assert board.labels() == ["Rematch", "Replay"]
     # One result per game on the ladder.
     assert await result_count(bot) == len(boards)
     ladder = await bot.db.fetch_all(

@@ -68,14 +68,14 @@ async def test_against_the_ai_one_press_starts_the_rematch_and_the_first_move_al
     assert board is not None and mover_id(board) == alice.id
     await forfeit(fake_discord, alice, board)
     ai = running_bot.user.display_name
-    assert board.labels() == ["Rematch"] and "\n" not in board.content  # no series yet
+    assert board.labels() == ["Rematch", "Replay"] and "\n" not in board.content  # no series yet
 
     second = await rematch(alice, board)
     # At once: a game, not a challenge. Alice moved first, so the AI does now, at hard.
     assert ai_thinking(second) and "(hard)" in second.content
     assert f"🔁 Head-to-head: {ai} leads 1–0." in second.content
     # The finished game's message loses its button and says where the rematch is.
-    await fake_discord.wait_for(lambda: board.buttons() == [], what="the old Rematch to go")
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old Rematch to go")
     assert board.content.endswith("🔁 A rematch was asked for, below.")
     assert board.content.startswith("🏳️ Alice forfeited")
 
@@ -103,13 +103,13 @@ async def test_a_rematch_between_players_is_a_challenge_the_other_accepts(
 ) -> None:
     board = await start_duel(fake_discord, alice, bob, first="me")
     await forfeit(fake_discord, bob, board)
-    assert board.labels() == ["Rematch"]
+    assert board.labels() == ["Rematch", "Replay"]
 
     # Someone who did not play cannot ask; nothing changes.
     sessions = await sessions_in(running_bot)
     refused = await carol.click(board, "Rematch")
     assert refused.ephemeral and "Only Alice and Bob can play on from this game" in refused.text()
-    assert board.labels() == ["Rematch"] and await sessions_in(running_bot) == sessions
+    assert board.labels() == ["Rematch", "Replay"] and await sessions_in(running_bot) == sessions
 
     challenge = await rematch(bob, board)
     assert challenge.content.startswith(
@@ -121,7 +121,7 @@ async def test_a_rematch_between_players_is_a_challenge_the_other_accepts(
     assert challenge.labels() == ["Accept", "Decline"]
     request = next(r for r in fake_discord.requests if "rematch!" in str(r.body))
     assert request.body["data"]["allowed_mentions"]["users"] == [alice.id]  # alice is pinged
-    await fake_discord.wait_for(lambda: board.buttons() == [], what="the old Rematch to go")
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old Rematch to go")
 
     # The same answers as a challenge: only alice accepts.
     refused = await carol.click(challenge, "Accept")
@@ -145,7 +145,7 @@ async def test_a_rematch_between_players_is_a_challenge_the_other_accepts(
     assert mover_id(third) == alice.id  # bob moved first in the second game
     await forfeit(fake_discord, bob, third)
     assert third.content.endswith("🔁 Head-to-head: Alice leads 2–1.")
-    assert third.labels() == ["Rematch"]
+    assert third.labels() == ["Rematch", "Replay"]
 
     # Every game is on the ladder on its own.
     assert await result_count(running_bot) == 3
@@ -162,7 +162,7 @@ async def test_a_declined_rematch_closes_and_the_old_game_keeps_its_result(
     assert declined.type is CallbackType.UPDATE_MESSAGE
     assert challenge.content == f"❌ {bob.mention} declined {alice.mention}'s Knucklebones rematch."
     assert challenge.buttons() == []
-    await fake_discord.wait_for(lambda: board.buttons() == [], what="the old Rematch to go")
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old Rematch to go")
     assert board.content.startswith("🏳️ Bob forfeited: **Alice** wins")
     assert await result_count(running_bot) == 1
     # Both are free to play again in the channel.
@@ -215,7 +215,7 @@ async def test_rematch_pressed_twice_and_by_both_players_at_once(
     assert any(text.startswith("✅ You accepted") for text in texts), texts
     assert any(text.startswith("You already asked for this rematch") for text in texts), texts
     await fake_discord.wait_for(lambda: board_turn(game) == 1, what="the rematch under way")
-    await fake_discord.wait_for(lambda: board.buttons() == [], what="the old Rematch to go")
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old Rematch to go")
 
 
 async def test_no_rematch_while_a_player_has_another_game_open_in_the_channel(
@@ -230,7 +230,7 @@ async def test_no_rematch_while_a_player_has_another_game_open_in_the_channel(
     refused = await alice.click(board, "Rematch")
     assert refused.ephemeral
     assert refused.text().startswith("Bob already has a game open in this channel (Knucklebones)")
-    assert board.labels() == ["Rematch"] and await sessions_in(running_bot) == sessions
+    assert board.labels() == ["Rematch", "Replay"] and await sessions_in(running_bot) == sessions
 
     # Once bob's other game is over the same button works.
     await bob.slash("knucklebones forfeit")

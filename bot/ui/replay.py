@@ -1,0 +1,202 @@
+"""**Replay** a finished game: a private message that steps through it, one move at a time.
+
+A finished game's message carries ``ReplayButton`` (``replay:<session>``). Its press
+answers with an ephemeral message of the game's first step; ⏮ ◀ ▶ ⏭ below it
+(``rstep:<session>:<step>:<role>``) edit that message in the interaction's answer, so
+nothing public changes and nothing is stored. Each step is drawn by the game's own
+``render`` from the state its handler rebuilds from the event log
+(``replay(session, log) -> list[ReplayFrame]``), in the viewer's language.
+
+The ids carry only the game and the step: a press is checked against the stored game
+each time (the game exists, belongs to the server the press comes from, is finished,
+has that step), so a forged or stale id is refused in words and shows nothing. A game in
+play has no replay: its frames would show choices its players have not revealed yet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot import i18n
+from bot.i18n import _, number
+from bot.model.contract import ReplayFrame, Session, ShowContext
+from bot.model.errors import ReplayUnavailable
+from bot.ui import views
+from bot.ui.answers import answer_for
+from bot.ui.host import GameHost, host_of
+from bot.ui.replies import Guarded
+
+REPLAY_TEMPLATE = r"replay:(?P<session_id>[0-9]{1,19})"
+STEP_TEMPLATE = (
+    r"rstep:(?P<session_id>[0-9]{1,19}):(?P<step>[0-9]{1,4}):(?P<role>first|back|next|last)"
+)
+
+# The navigation buttons, in order, and the emoji each shows.
+ROLES = (("first", "⏮️"), ("back", "◀️"), ("next", "▶️"), ("last", "⏭️"))
+
+
+class ReplayButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=REPLAY_TEMPLATE,
+):
+    """On a finished game's message, for anyone who can see it."""
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_("Replay"),
+                emoji="🎞️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"replay:{session_id}",
+            )
+        )
+        self.session_id = session_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ReplayButton:
+        return cls(int(match["session_id"]))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        fields = await replay_fields(host_of(interaction), interaction, self.session_id, 1)
+        await open_replay(interaction, fields)
+
+
+class ReplayStepButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=STEP_TEMPLATE,
+):
+    """⏮ ◀ ▶ ⏭ on a replay: show step ``step`` in the same private message."""
+
+    def __init__(self, session_id: int, step: int, role: str, *, disabled: bool = False) -> None:
+        emoji = dict(ROLES)[role]
+        super().__init__(
+            discord.ui.Button(
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"rstep:{session_id}:{step}:{role}",
+                disabled=disabled,
+            )
+        )
+        self.session_id = session_id
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ReplayStepButton:
+        return cls(int(match["session_id"]), int(match["step"]), match["role"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        bot = host_of(interaction)
+        fields = await replay_fields(bot, interaction, self.session_id, self.step)
+        with views.released(fields):
+            await answer_for(interaction).update(**fields)
+
+
+def replay_view(session_id: int) -> discord.ui.View:
+    """A view holding only the Replay button (a finished game with nothing else to offer)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(session_id))
+    return view
+
+
+def with_replay(view: discord.ui.View | None, session_id: int) -> discord.ui.View:
+    """``view`` (or a new one) with the Replay button added after its own buttons."""
+    if view is None:
+        return replay_view(session_id)
+    view.add_item(ReplayButton(session_id))
+    return view
+
+
+def navigator(session_id: int, step: int, total: int) -> discord.ui.View:
+    """⏮ ◀ ▶ ⏭ for step ``step`` of ``total``; the ones leading nowhere are disabled."""
+    view = discord.ui.View(timeout=None)
+    targets = {"first": 1, "back": max(1, step - 1), "next": min(total, step + 1), "last": total}
+    for role, _emoji in ROLES:
+        stays = (role in ("first", "back") and step <= 1) or (
+            role in ("next", "last") and step >= total
+        )
+        view.add_item(ReplayStepButton(session_id, targets[role], role, disabled=stays))
+    return view
+
+
+async def replayable(bot: GameHost, guild_id: int | None, session_id: int) -> Session:
+    """The finished game ``session_id`` of server ``guild_id``, or a refusal in words."""
+    session = await bot.sessions.get(session_id)
+    if session is None or guild_id is None or session.guild_id != guild_id:
+        raise ReplayUnavailable(_("There is no such game in this server to replay."))
+    if session.status != "finished":
+        raise ReplayUnavailable(
+            _("Only a finished game can be replayed: follow this one on its message.")
+        )
+    return session
+
+
+async def frames_of(bot: GameHost, session: Session) -> list[ReplayFrame]:
+    handler = bot.sessions.handlers.get(session.game)
+    rebuild = getattr(handler, "replay", None)
+    if rebuild is None:
+        raise ReplayUnavailable()
+    frames: list[ReplayFrame] = rebuild(session, await bot.sessions.event_log(session.id))
+    if not frames:
+        raise ReplayUnavailable()
+    return frames
+
+
+async def replay_fields(
+    bot: GameHost, interaction: discord.Interaction, session_id: int, step: int
+) -> dict[str, Any]:
+    """The private message showing step ``step`` of the game, in the viewer's language."""
+    session = await replayable(bot, interaction.guild_id, session_id)
+    frames = await frames_of(bot, session)
+    total = len(frames)
+    if not 1 <= step <= total:
+        raise ReplayUnavailable(
+            _("That replay has no step {step}: it has {total}.").format(
+                step=number(step), total=number(total)
+            )
+        )
+    frame = frames[step - 1]
+    # The game's own message as it stood, in the viewer's language (the handler's render
+    # speaks the session's language: the copy speaks the viewer's).
+    shown = replace(session, state=frame.state, status=frame.status, language=i18n.current())
+    handler = bot.sessions.handlers[session.game]
+    fields = await handler.render(shown, ShowContext(events=list(frame.events)))
+    # The game's own buttons are not shown: the replay's take their place.
+    views.release(fields.get("view"))
+    header = _("🎞️ Replay: step {step} of {total}").format(step=number(step), total=number(total))
+    content = fields.get("content")
+    return {
+        "content": header if not content else f"{header}\n{content}",
+        "embed": fields.get("embed"),
+        "attachments": list(fields.get("attachments") or []),
+        "view": navigator(session.id, step, total),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+async def open_replay(interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+    """Answer the Replay press with the replay's own ephemeral message."""
+    files = fields.pop("attachments")
+    view = fields["view"]
+    try:
+        await answer_for(interaction).send(ephemeral=True, files=files, **fields)
+    finally:
+        # discord.py keeps an ephemeral message's view with a 15-minute timeout; its step
+        # buttons are DynamicItems, found by their ids, so nothing needs it kept.
+        view.stop()
+        view.clear_items()
