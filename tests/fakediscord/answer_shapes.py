@@ -3,9 +3,10 @@
 With ``FakeDiscord(check_answers=True)`` every JSON answer the REST layer gives with a 2xx
 status is validated against the response schema of its Discord route
 (``api_schema.check_response``), and the objects the gateway sends (MESSAGE_CREATE and
-MESSAGE_UPDATE, INTERACTION_CREATE's message, user and member) against the schemas of the
-same objects in REST answers. Each violation is an ``answer-shape`` problem naming the route
-(or event) and the field, so a test that leaves one fails.
+MESSAGE_UPDATE, THREAD_CREATE and THREAD_UPDATE, INTERACTION_CREATE's message, user and
+member) against the schemas of the same objects in REST answers. Each violation is an
+``answer-shape`` problem naming the route (or event) and the field, so a test that leaves
+one fails.
 
 Where real Discord is known to answer otherwise than its description, the fake follows
 Discord and the checker lets the difference pass: ``EXCEPTIONS``, each with its source.
@@ -57,6 +58,7 @@ _SCHEMAS = "/components/schemas/"
 MESSAGE_SCHEMA = _SCHEMAS + "MessageResponse"
 USER_SCHEMA = _SCHEMAS + "UserResponse"
 MEMBER_SCHEMA = _SCHEMAS + "GuildMemberResponse"
+THREAD_SCHEMA = _SCHEMAS + "ThreadResponse"
 
 
 # -- what was already found valid ---------------------------------------------------------
@@ -201,6 +203,8 @@ def event_problems(event: str, data: dict[str, Any]) -> list[str]:
     parts: list[tuple[str, dict[str, Any], tuple[str, ...]]]
     if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
         parts = [(MESSAGE_SCHEMA, data, ())]
+    elif event in ("THREAD_CREATE", "THREAD_UPDATE"):
+        parts = [(THREAD_SCHEMA, data, ())]
     elif event == "INTERACTION_CREATE":
         parts = [
             (schema, data[key], (key,))

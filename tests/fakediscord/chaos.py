@@ -17,7 +17,7 @@ import discord
 
 from . import routes
 from .faults import CallbackFault, CallbackFaultKind, InjectedFault, RequestPredicate, error_for
-from .models import Overwrite
+from .models import FakeThread, Overwrite
 
 if TYPE_CHECKING:
     from .faults import Verdict
@@ -172,6 +172,9 @@ class Chaos:
             return injector.drop_it(record, applied=rng.random() < 0.5, source="chaos")
         draw -= settings.connection_drops
         channel = record.channel
+        if isinstance(channel, FakeThread):
+            # A thread has no overwrites: the outage is its parent's.
+            channel = channel.parent
         if (
             draw < settings.permission_outage
             and channel is not None
@@ -221,6 +224,9 @@ class Chaos:
         denied = rng.choice(self.settings.outage_denies)
         previous = channel.overwrites.get(bot_id)
         deny_value = discord.Permissions(**{denied: True}).value
+        if denied == "send_messages" and isinstance(record.channel, FakeThread):
+            # Posting in the thread is what the outage is to refuse.
+            deny_value |= discord.Permissions(send_messages_in_threads=True).value
         allow = 0 if previous is None else previous.allow & ~deny_value
         deny = deny_value | (0 if previous is None else previous.deny)
         low, high = self.settings.outage_requests

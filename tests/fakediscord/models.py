@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from .errors import FakeUsageError
+
 if TYPE_CHECKING:
     from .interactions import FakeInteraction
     from .server import FakeDiscord
@@ -19,6 +21,13 @@ ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 MANAGE_MESSAGES = discord.Permissions(manage_messages=True).value
+MANAGE_THREADS = discord.Permissions(manage_threads=True).value
+
+# Channel types (Discord API).
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
 
 # What @everyone may do in a new server (the parts that matter to a text bot).
 DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
@@ -353,6 +362,10 @@ class FakeMessage:
     reactions: dict[str, set[int]] = field(default_factory=dict)
     # Every version that landed, oldest first (the creation, then each edit).
     history: list[MessageVersion] = field(default_factory=list)
+    # The thread started from this message (it has the message's id), once there is one.
+    thread: FakeThread | None = None
+    # Discord's ``message_reference`` (a "started a thread" system message points at it).
+    reference: dict[str, Any] | None = None
 
     def keep_version(self, at: float) -> None:
         # The lists are replaced, never changed in place, on every edit: no copy needed.
@@ -466,6 +479,10 @@ class FakeMessage:
             legacy = self.interaction.legacy_object()
             if legacy is not None:
                 data["interaction"] = legacy
+        if self.thread is not None and not self.thread.deleted:
+            data["thread"] = self.thread.payload()
+        if self.reference is not None:
+            data["message_reference"] = self.reference
         if with_guild and self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
         return data
@@ -494,8 +511,31 @@ class FakeChannel:
         return self.guild is None
 
     @property
+    def is_thread(self) -> bool:
+        return False
+
+    @property
     def type(self) -> int:
-        return 1 if self.is_dm else 0
+        return DM if self.is_dm else GUILD_TEXT
+
+    @property
+    def deleted(self) -> bool:
+        """A guild channel someone deleted (``guild.delete_channel``); DMs never are."""
+        return self.guild is not None and self.id not in self.fake.channels
+
+    def threads(self) -> list[FakeThread]:
+        """The threads started in this channel (archived ones included), oldest first."""
+        if self.guild is None:
+            return []
+        return [t for t in self.guild.threads.values() if t.parent is self]
+
+    def thread(self, name: str) -> FakeThread:
+        """The newest thread of that name in this channel."""
+        for thread in reversed(self.threads()):
+            if thread.name == name:
+                return thread
+        names = [t.name for t in self.threads()]
+        raise KeyError(f"#{self.name} has no thread {name!r} (it has {names})")
 
     @property
     def mention(self) -> str:
@@ -595,6 +635,129 @@ class FakeChannel:
 
 
 @dataclass(eq=False)
+class FakeThread(FakeChannel):
+    """A thread (a channel of type 11, public, or 12, private) in a guild text channel, as
+    Discord keeps one: its permissions are its parent's (a private one's only for its
+    members and those who may Manage Threads), it has no overwrites of its own. A thread
+    started from a message has that message's id."""
+
+    parent: FakeChannel | None = None
+    thread_type: int = PUBLIC_THREAD
+    owner_id: int = 0
+    # The fake's clock when it was created, and when its archive state last changed.
+    created_at: float = 0.0
+    archive_timestamp: float = 0.0
+    # Minutes without a message before Discord archives it (60, 1440, 4320 or 10080).
+    auto_archive_duration: int = 1440
+    rate_limit_per_user: int = 0
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    # Who is in it (user id -> the fake's clock when they joined): its creator, whoever
+    # sent a message in it or was added.
+    thread_members: dict[int, float] = field(default_factory=dict)
+    # Messages sent in it (Discord's message_count and total_message_sent).
+    message_count: int = 0
+    total_message_sent: int = 0
+    # The fake's clock at the last message (for auto-archiving, ``fake.archive_idle_threads``).
+    last_activity: float = 0.0
+    # The message it was started from (None for one started without a message).
+    starter_message: FakeMessage | None = None
+
+    @property
+    def is_thread(self) -> bool:
+        return True
+
+    @property
+    def type(self) -> int:
+        return self.thread_type
+
+    @property
+    def private(self) -> bool:
+        return self.thread_type == PRIVATE_THREAD
+
+    def members(self) -> list[int]:
+        """The ids of the users in the thread, in the order they joined."""
+        return list(self.thread_members)
+
+    def join(self, user_id: int) -> None:
+        self.thread_members.setdefault(user_id, self.fake.now())
+
+    def counted(self, message: FakeMessage) -> None:
+        """A public message was sent here: Discord counts it and the thread is active."""
+        self.message_count += 1
+        self.total_message_sent += 1
+        self.last_activity = self.fake.now()
+
+    def idle_for(self) -> float:
+        """Seconds on the fake's clock since the thread's last activity."""
+        return self.fake.now() - max(self.last_activity, self.archive_timestamp)
+
+    async def archive(self, *, locked: bool = False) -> None:
+        """Archive it (``locked``: only those who may Manage Threads can unarchive it), as
+        a moderator or Discord's auto-archive does; THREAD_UPDATE."""
+        await self.set_state(archived=True, locked=locked)
+
+    async def unarchive(self) -> None:
+        await self.set_state(archived=False, locked=False)
+
+    async def set_state(self, *, archived: bool, locked: bool) -> None:
+        if archived != self.archived:
+            self.archive_timestamp = self.fake.now()
+        self.archived = archived
+        self.locked = locked
+        await self.updated()
+
+    async def updated(self) -> None:
+        """Tell a connected bot (THREAD_UPDATE), as Discord does after every change."""
+        assert self.guild is not None
+        data = self.payload()
+        if self.fake.check_answers:
+            self.fake.check_event("THREAD_UPDATE", data)
+        await self.fake.gateway.dispatch_guild_event(self.guild.id, "THREAD_UPDATE", data)
+        self.fake.notify()
+
+    async def overwrites_changed(self) -> None:
+        # A thread has no overwrites: its parent's decide.
+        assert self.parent is not None
+        await self.parent.overwrites_changed()
+
+    def payload(self) -> dict[str, Any]:
+        assert self.guild is not None and self.parent is not None
+        public = [m for m in self.all_messages.values() if m.visible_to is None]
+        metadata: dict[str, Any] = {
+            "archived": self.archived,
+            "archive_timestamp": iso(self.archive_timestamp),
+            "auto_archive_duration": self.auto_archive_duration,
+            "locked": self.locked,
+            "create_timestamp": iso(self.created_at),
+        }
+        if self.private:
+            # Discord gives ``invitable`` for private threads only.
+            metadata["invitable"] = self.invitable
+        return {
+            "id": str(self.id),
+            "type": self.thread_type,
+            "guild_id": str(self.guild.id),
+            "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": str(public[-1].id) if public else None,
+            "rate_limit_per_user": self.rate_limit_per_user,
+            "flags": 0,
+            "message_count": self.message_count,
+            # Discord stops counting at 50.
+            "member_count": min(len(self.thread_members), 50),
+            "total_message_sent": self.total_message_sent,
+            "thread_metadata": metadata,
+        }
+
+    def __repr__(self) -> str:
+        parent = "?" if self.parent is None else self.parent.name
+        return f"<FakeThread #{parent} > {self.name!r} {self.id}>"
+
+
+@dataclass(eq=False)
 class FakeGuild:
     fake: FakeDiscord
     id: int
@@ -603,6 +766,8 @@ class FakeGuild:
     roles: dict[int, FakeRole] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    # Threads, archived ones included (a deleted one is removed).
+    threads: dict[int, FakeThread] = field(default_factory=dict)
     # The role that carries the bot's invite permissions.
     bot_role_id: int = 0
     # The server's language in its Discord settings (``preferred_locale``, ``guild_locale``).
@@ -680,10 +845,47 @@ class FakeGuild:
             self, name, dms_open=dms_open, permissions=permissions, nick=nick
         )
 
+    def thread(self, name: str) -> FakeThread:
+        """The newest thread of that name in any channel."""
+        for thread in reversed(self.threads.values()):
+            if thread.name == name:
+                return thread
+        names = [t.name for t in self.threads.values()]
+        raise KeyError(f"guild {self.name!r} has no thread {name!r} (it has {names})")
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """Someone deletes a channel or a thread. A channel takes its threads with it:
+        Discord sends CHANNEL_DELETE alone (discord.py drops the channel's threads itself),
+        a thread THREAD_DELETE. Later requests there get 404 / 10003."""
+        if channel.guild is not self or channel.deleted:
+            raise FakeUsageError(f"{channel!r} is not a channel of {self.name!r}")
+        if isinstance(channel, FakeThread):
+            await self.fake.thread_deleted(channel)
+            return
+        del self.channels[channel.id]
+        del self.fake.channels[channel.id]
+        for thread in channel.threads():
+            self.threads.pop(thread.id, None)
+            self.fake.channels.pop(thread.id, None)
+        await self.fake.gateway.dispatch_guild_event(self.id, "CHANNEL_DELETE", channel.payload())
+        self.fake.notify()
+
     # -- permissions --------------------------------------------------------------------
 
     def permissions_of(self, user_id: int, channel: FakeChannel | None = None) -> int:
-        """Discord's permission algorithm: base from roles, then channel overwrites."""
+        """Discord's permission algorithm: base from roles, then channel overwrites. In a
+        thread, its parent's; a private thread is invisible to who is not in it, unless
+        they may Manage Threads."""
+        if isinstance(channel, FakeThread):
+            assert channel.parent is not None
+            value = self.permissions_of(user_id, channel.parent)
+            if (
+                channel.private
+                and user_id not in channel.thread_members
+                and not value & MANAGE_THREADS
+            ):
+                return 0
+            return value
         if user_id == self.owner_id:
             return ALL_PERMISSIONS
         member = self.members.get(user_id)
@@ -767,7 +969,8 @@ class FakeGuild:
             "stickers": [],
             "roles": [r.payload() for r in self.roles.values()],
             "channels": [c.payload() for c in self.channels.values()],
-            "threads": [],
+            # The active threads (discord.py caches them: ``guild.get_thread``).
+            "threads": [t.payload() for t in self.threads.values() if not t.archived],
             "members": members,
             "member_count": len(self.members),
             "presences": [],

@@ -337,6 +337,8 @@ class Player:
         return self.home.default_channel
 
     def _check_can_use(self, channel: FakeChannel) -> None:
+        if channel.deleted:
+            raise FakeUsageError(f"{channel!r} was deleted: nobody can use it")
         if channel.guild is None:
             if channel.recipient is None or channel.recipient.id != self.id:
                 raise FakeUsageError(f"{self.name} cannot use someone else's DM channel")

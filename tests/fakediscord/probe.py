@@ -117,6 +117,22 @@ class ProbeEvents:
     async def on_guild_join(self, guild: discord.Guild) -> None:
         self.log.saw("guild_join", guild.id)
 
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        self.log.saw("thread_create", thread.id)
+
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        # discord.py's name for THREAD_UPDATE of a thread it had not cached (unarchived).
+        self.log.saw("thread_join", thread.id)
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        self.log.saw("thread_update", (after.id, after.archived, after.locked))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self.log.saw("thread_delete", payload.thread_id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        self.log.saw("channel_delete", channel.id)
+
 
 class ProbeBot(ProbeEvents, commands.Bot):
     def __init__(self, **options: Any) -> None:

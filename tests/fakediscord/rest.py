@@ -42,6 +42,13 @@ from .models import (
     VIEW_CHANNEL,
     FakeChannel,
     FakeMessage,
+    FakeThread,
+)
+from .threads import (
+    SEND_MESSAGES_IN_THREADS,
+    ThreadRoutes,
+    may_unarchive,
+    thread_archived,
 )
 from .wire import json_response as _json
 from .wire import no_content as _no_content
@@ -80,6 +87,7 @@ def _truthy(value: str | None) -> bool:
 class RestApi:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
+        self.threads = ThreadRoutes(self)
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -110,6 +118,22 @@ class RestApi:
             ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self.edit_wh_msg),
             ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self.del_wh_msg),
             ("GET", "/channels/{channel_id}", self.get_channel),
+            ("PATCH", "/channels/{channel_id}", self.threads.modify),
+            ("DELETE", "/channels/{channel_id}", self.threads.delete),
+            ("POST", "/channels/{channel_id}/threads", self.threads.without_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self.threads.from_message,
+            ),
+            ("PUT", "/channels/{channel_id}/thread-members/@me", self.threads.join),
+            ("DELETE", "/channels/{channel_id}/thread-members/@me", self.threads.leave),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self.threads.add_member),
+            (
+                "DELETE",
+                "/channels/{channel_id}/thread-members/{user_id}",
+                self.threads.remove_member,
+            ),
             ("GET", "/channels/{channel_id}/messages", self.list_messages),
             ("POST", "/channels/{channel_id}/messages", self.create_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
@@ -294,6 +318,10 @@ class RestApi:
             raise DiscordError(401, 0, "401: Unauthorized")
 
     # -- lookups ------------------------------------------------------------------------
+
+    def payload_of(self, request: web.Request) -> dict[str, Any]:
+        payload = request[PAYLOAD]
+        return payload if isinstance(payload, dict) else {}
 
     def _channel(self, request: web.Request) -> FakeChannel:
         try:
@@ -680,13 +708,22 @@ class RestApi:
             if not channel.recipient.dms_open:
                 raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
         else:
-            self._require(channel, SEND_MESSAGES)
+            # In a thread Discord checks Send Messages in Threads instead of Send Messages.
+            self._require(channel, SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
             if request[FILES]:
                 self._require(channel, ATTACH_FILES)
+        unarchive = False
+        if isinstance(channel, FakeThread) and channel.archived:
+            if not may_unarchive(channel, channel.bot_permissions().value):
+                raise thread_archived()
+            unarchive = True
         message = self.fake.new_message(channel, self.fake.bot_user)
         apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=True)
         if message.ephemeral:
             raise invalid_form("only interaction responses can be ephemeral")
+        if isinstance(channel, FakeThread) and unarchive:
+            # A message in an archived thread brings it back (THREAD_UPDATE first).
+            await channel.unarchive()
         await self.fake.store_message(message)
         return _json(message.payload(with_guild=True))
 
@@ -700,6 +737,7 @@ class RestApi:
         message = self._channel_message(request, channel)
         if message.author.id != self.fake.bot_user.id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        self._not_archived(channel)
         if channel.recipient is not None and not channel.recipient.dms_open:
             raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
         apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=False)
@@ -711,13 +749,14 @@ class RestApi:
         message = self._channel_message(request, channel)
         if message.author.id != self.fake.bot_user.id:
             self._require(channel, MANAGE_MESSAGES)
+        self._not_archived(channel)
         await self.fake.message_deleted(message)
         return _no_content()
 
     async def typing(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
         if channel.guild is not None:
-            self._require(channel, SEND_MESSAGES)
+            self._require(channel, SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
         return _no_content()
 
     async def add_reaction(self, request: web.Request) -> web.StreamResponse:
@@ -725,6 +764,7 @@ class RestApi:
         if channel.guild is not None:
             self._require(channel, ADD_REACTIONS | READ_HISTORY)
         message = self._channel_message(request, channel)
+        self._not_archived(channel)
         emoji = unquote(request.match_info["emoji"])
         message.reactions.setdefault(emoji, set()).add(self.fake.bot_user.id)
         return _no_content()
@@ -735,6 +775,11 @@ class RestApi:
         emoji = unquote(request.match_info["emoji"])
         message.reactions.get(emoji, set()).discard(self.fake.bot_user.id)
         return _no_content()
+
+    @staticmethod
+    def _not_archived(channel: FakeChannel) -> None:
+        if isinstance(channel, FakeThread) and channel.archived:
+            raise thread_archived()
 
     def _require(self, channel: FakeChannel, permissions: int) -> None:
         if channel.bot_permissions().value & permissions != permissions:

@@ -16,6 +16,11 @@ REACTION = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"
 TYPING = "/channels/{channel_id}/typing"
 # Opening a DM channel with a user (before the first DM to them).
 DM_CHANNELS = "/users/@me/channels"
+# Threads: started from a message, started without one; joining and adding members.
+THREAD_FROM_MESSAGE = "/channels/{channel_id}/messages/{message_id}/threads"
+THREADS = "/channels/{channel_id}/threads"
+THREAD_MEMBER = "/channels/{channel_id}/thread-members/{user_id}"
+THREAD_ME = "/channels/{channel_id}/thread-members/@me"
 
 # Any route: for a rule that should match every request (narrow it with ``when=``).
 ANY = "*"
@@ -34,5 +39,7 @@ GAMEPLAY: frozenset[tuple[str, str]] = frozenset(
         ("PUT", REACTION),
         ("DELETE", REACTION),
         ("POST", DM_CHANNELS),
+        ("POST", THREAD_FROM_MESSAGE),
+        ("POST", THREADS),
     }
 )

@@ -35,6 +35,7 @@ from .models import (
     FakeMember,
     FakeMessage,
     FakeRole,
+    FakeThread,
     FakeUser,
     as_permission_value,
 )
@@ -42,6 +43,7 @@ from .players import Player
 from .ratelimits import BucketState, RateLimitHit, RateLimits
 from .rest import RestApi
 from .snowflakes import SnowflakeFactory
+from .threads import SEND_MESSAGES_IN_THREADS, may_unarchive
 
 # 10 MiB: what Discord allows a bot to upload in a server without boosts.
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -571,6 +573,11 @@ class FakeDiscord:
     async def store_message(self, message: FakeMessage) -> None:
         message.channel.all_messages[message.id] = message
         message.keep_version(self.now())
+        channel = message.channel
+        if isinstance(channel, FakeThread) and message.visible_to is None:
+            channel.counted(message)
+            # Sending in a thread joins it (an interaction's answer is the bot's message).
+            channel.join(message.author.id)
         if message.visible_to is None:
             await self._dispatch_message("MESSAGE_CREATE", message)
 
@@ -652,11 +659,64 @@ class FakeDiscord:
     async def post_user_message(
         self, user: FakeUser, channel: FakeChannel, content: str
     ) -> FakeMessage:
+        if isinstance(channel, FakeThread):
+            await self._user_posts_in_thread(user, channel)
         message = self.new_message(channel, user)
         message.content = content
         await self.store_message(message)
         self.notify()
         return message
+
+    async def _user_posts_in_thread(self, user: FakeUser, thread: FakeThread) -> None:
+        """What Discord's client lets a member do in a thread: send with Send Messages in
+        Threads, into an archived thread only if they may unarchive it (which it does)."""
+        assert thread.guild is not None
+        if thread.deleted:
+            raise FakeUsageError(f"{thread!r} was deleted")
+        permissions = thread.guild.permissions_of(user.id, thread)
+        if not permissions & SEND_MESSAGES_IN_THREADS:
+            raise FakeUsageError(
+                f"{user.name} may not send in {thread!r} (Send Messages in Threads)"
+            )
+        if thread.archived:
+            if not may_unarchive(thread, permissions):
+                raise FakeUsageError(f"{thread!r} is locked: {user.name} cannot unarchive it")
+            await thread.unarchive()
+
+    async def thread_deleted(self, thread: FakeThread) -> None:
+        """A thread is deleted (by the bot, or ``guild.delete_channel``): THREAD_DELETE."""
+        guild = thread.guild
+        assert guild is not None and thread.parent is not None
+        guild.threads.pop(thread.id, None)
+        self.channels.pop(thread.id, None)
+        await self.gateway.dispatch_guild_event(
+            guild.id,
+            "THREAD_DELETE",
+            {
+                "id": str(thread.id),
+                "guild_id": str(guild.id),
+                "parent_id": str(thread.parent.id),
+                "type": thread.type,
+            },
+        )
+        self.notify()
+
+    def threads(self) -> list[FakeThread]:
+        """Every live thread in every guild, oldest first."""
+        return [t for guild in self.guilds.values() for t in guild.threads.values()]
+
+    async def archive_idle_threads(self) -> list[FakeThread]:
+        """Archive, as Discord does, every active thread idle for its auto-archive duration
+        on the fake's clock (THREAD_UPDATE each); returns them. Discord archives on its own
+        schedule, so a test moves the clock and then calls this."""
+        archived = [
+            t
+            for t in self.threads()
+            if not t.archived and t.idle_for() >= t.auto_archive_duration * 60
+        ]
+        for thread in archived:
+            await thread.archive()
+        return archived
 
     # -- interactions -------------------------------------------------------------------
 
