@@ -17,7 +17,7 @@ import secrets
 import socket
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bot import i18n
 from bot.ladder.results import record_result
@@ -75,6 +75,24 @@ class DeadlineGone(Exception):
     """The deadline being applied was replaced or already handled: nothing to do."""
 
 
+# A session a move's end hook started in the move's transaction: its id, and what it is.
+Started = tuple[int, NewSession]
+
+
+class SessionEndHook(Protocol):
+    """Told of every move that ends a session (finished or cancelled), inside the move's
+    transaction: what depends on a game's end (a tournament's match) changes with it, or
+    not at all. ``before_end`` runs before the move is written and may read, or write to
+    take its locks (a write there also moves a PostgreSQL move tried outside a transaction
+    into the locked one); ``after_end`` runs once the move and its result are written and
+    returns the sessions it started (``SessionService.follow_up_in``). Both run in the
+    database's thread on SQLite: they await nothing but ``conn``."""
+
+    async def before_end(self, conn: Connection, write: MoveWrite) -> None: ...
+
+    async def after_end(self, conn: Connection, write: MoveWrite) -> list[Started]: ...
+
+
 class SeedSource:
     """Per-session seeds: secure by default, a repeatable sequence when seeded (tests)."""
 
@@ -121,6 +139,7 @@ class SessionService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._deadline_listeners: list[Callable[[float], None]] = []
         self._commit_listeners: list[Callable[[Outcome], None]] = []
+        self._end_hooks: list[SessionEndHook] = []
 
     # -- wiring ---------------------------------------------------------------------------
 
@@ -138,6 +157,10 @@ class SessionService:
         commit: the publisher shows it, whoever made it (a press, a timer, a command)."""
         self._commit_listeners.append(listener)
 
+    def add_end_hook(self, hook: SessionEndHook) -> None:
+        """``hook`` is told of every move that ends a session, in its transaction."""
+        self._end_hooks.append(hook)
+
     def _notify_commit(self, outcome: Outcome) -> None:
         for listener in self._commit_listeners:
             try:
@@ -145,6 +168,11 @@ class SessionService:
             except Exception:
                 # The move is committed; a listener's bug must not turn it into an error.
                 log.exception("a commit listener failed for session %s", outcome.session.id)
+
+    def deadlines_added(self, deadlines: Iterable[Deadline]) -> None:
+        """Tell the deadline loop of timers stored outside ``create`` and ``act`` (a session
+        another service inserted in its own transaction)."""
+        self._notify_deadlines(deadlines)
 
     def _notify_deadlines(self, deadlines: Iterable[Deadline]) -> None:
         earliest = min((deadline.due_at for deadline in deadlines), default=None)
@@ -269,55 +297,64 @@ class SessionService:
                 and on_message != previous.message_id
             ):
                 raise WrongMessage(message_link(previous))
-            handler = self.handlers.get(previous.game)
-            follow = getattr(handler, "follow_up", None)
-            if handler is None or follow is None:
-                raise SessionNotFound()
-            existing = previous.state.get(FOLLOW_UP_KEY)
-            if isinstance(existing, int) and previous.seat_of(actor_id) is not None:
-                raise FollowedUp(existing)
-            settings = await load_guild_settings(conn, previous.guild_id, self.defaults)
-            now = self.clock.now()
-            ctx = StepContext(
-                session=previous,
-                actor_id=actor_id,
-                now=now,
-                rng=session_rng(previous),
-                guild_settings=settings,
-            )
-            new: NewSession = follow(ctx, action)
-            if isinstance(existing, int):
-                raise FollowedUp(existing)
-            session_id = await insert_session(
-                conn,
-                new,
-                game=previous.game,
-                guild_id=previous.guild_id,
-                channel_id=previous.channel_id,
-                created_by=actor_id,
-                seed=self.seeds.next(),
-                now=now,
-                language=previous.language,
-            )
-            step = Step(
-                state={**previous.state, FOLLOW_UP_KEY: session_id},
-                events=[{"type": "followed_up", "session": session_id, "by": actor_id}],
-                status=previous.status,
-            )
-            write = MoveWrite(previous, step, actor_id, action, now)
-            await self.db.write_move(conn, write)
+            session_id, new, write = await self.follow_up_in(conn, previous, actor_id, action)
             session = await load_session(conn, session_id)
         assert session is not None
         self._notify_deadlines(new.deadlines)
         outcome = Outcome(
             session=saved_session(write),
             previous=previous,
-            events=step.events,
+            events=write.step.events,
             action=action,
             actor_id=actor_id,
         )
         self._notify_commit(outcome)
         return FollowUp(session=session, new=new, previous=outcome)
+
+    async def follow_up_in(
+        self, conn: Connection, previous: Session, actor_id: int, action: dict[str, Any]
+    ) -> tuple[int, NewSession, MoveWrite]:
+        """``follow_up``'s work in an open transaction, ``previous`` locked (or just written
+        by it): the new session's id, what it is, and the finished session's new version
+        that names it."""
+        handler = self.handlers.get(previous.game)
+        follow = getattr(handler, "follow_up", None)
+        if handler is None or follow is None:
+            raise SessionNotFound()
+        existing = previous.state.get(FOLLOW_UP_KEY)
+        if isinstance(existing, int) and previous.seat_of(actor_id) is not None:
+            raise FollowedUp(existing)
+        settings = await load_guild_settings(conn, previous.guild_id, self.defaults)
+        now = self.clock.now()
+        ctx = StepContext(
+            session=previous,
+            actor_id=actor_id,
+            now=now,
+            rng=session_rng(previous),
+            guild_settings=settings,
+        )
+        new: NewSession = follow(ctx, action)
+        if isinstance(existing, int):
+            raise FollowedUp(existing)
+        session_id = await insert_session(
+            conn,
+            new,
+            game=previous.game,
+            guild_id=previous.guild_id,
+            channel_id=previous.channel_id,
+            created_by=actor_id,
+            seed=self.seeds.next(),
+            now=now,
+            language=previous.language,
+        )
+        step = Step(
+            state={**previous.state, FOLLOW_UP_KEY: session_id},
+            events=[{"type": "followed_up", "session": session_id, "by": actor_id}],
+            status=previous.status,
+        )
+        write = MoveWrite(previous, step, actor_id, action, now)
+        await self.db.write_move(conn, write)
+        return session_id, new, write
 
     async def set_message(
         self, session_id: int, message_id: int, shown_version: int | None = None
@@ -344,7 +381,7 @@ class SessionService:
         message a public control was pressed on, is not the session's message).
         """
         async with self._lock(session_id):
-            write, result_id = await self.db.run_transaction(
+            write, result_id, started = await self.db.run_transaction(
                 functools.partial(
                     self._move,
                     session_id=session_id,
@@ -359,6 +396,8 @@ class SessionService:
         session = saved_session(write)
         if step.deadlines and session.status in OPEN_STATUSES:
             self._notify_deadlines(step.deadlines)
+        for _started_id, new in started:
+            self._notify_deadlines(new.deadlines)
         outcome = Outcome(
             session=session,
             previous=previous,
@@ -380,7 +419,7 @@ class SessionService:
         expected_version: int | None,
         deadline_id: int | None,
         on_message: int | None,
-    ) -> tuple[MoveWrite, int | None]:
+    ) -> tuple[MoveWrite, int | None, list[Started]]:
         """The move's transaction (``act``): database work and the game's pure step only,
         so that an adapter may run it in one trip (``Database.run_transaction``)."""
         # The session row first (locked on PostgreSQL), then its deadline: every move
@@ -419,8 +458,17 @@ class SessionService:
             guild_settings=settings,
         )
         write = MoveWrite(previous, handler.step(ctx, action), actor_id, action, now)
+        ending = write.step.status not in OPEN_STATUSES
+        if ending:
+            for hook in self._end_hooks:
+                await hook.before_end(conn, write)
         await self.db.write_move(conn, write)
-        return write, await _record_result(conn, write, self.guides.picks_key(previous.game))
+        result_id = await _record_result(conn, write, self.guides.picks_key(previous.game))
+        started: list[Started] = []
+        if ending:
+            for hook in self._end_hooks:
+                started.extend(await hook.after_end(conn, write))
+        return write, result_id, started
 
     async def cancel(self, session_id: int, actor_id: int | None, reason: str) -> Outcome:
         """End an open session without a result (declined, expired, stopped by an admin)."""
@@ -438,7 +486,14 @@ class SessionService:
             )
             action = {"type": "cancel", "reason": reason}
             write = MoveWrite(previous, step, actor_id, action, now)
+            for hook in self._end_hooks:
+                await hook.before_end(conn, write)
             await self.db.write_move(conn, write)
+            started = [
+                made for hook in self._end_hooks for made in await hook.after_end(conn, write)
+            ]
+        for _started_id, new in started:
+            self._notify_deadlines(new.deadlines)
         session = saved_session(write)
         outcome = Outcome(
             session=session,

@@ -479,3 +479,51 @@ async def game_link(conn: Connection, session_id: int) -> GameLink | None:
     if row is None:
         return None
     return GameLink(row["tournament_id"], row["round"], row["table_no"])
+
+
+async def hold_match(conn: Connection, link: GameLink) -> None:
+    """Lock a pairing's row for the move that ends one of its games, before the move is
+    written (sessions, then pairings: every transaction that takes both takes them in that
+    order). A write, so a PostgreSQL move tried outside a transaction takes the locked one."""
+    await conn.execute(
+        "UPDATE tournament_matches SET games = games"
+        " WHERE tournament_id = ? AND round = ? AND table_no = ?",
+        (link.tournament_id, link.round, link.table_no),
+    )
+
+
+async def season_ordinals(
+    conn: Connection, guild_id: int, game: str, season: int, user_ids: Sequence[int]
+) -> dict[int, float]:
+    """The players' conservative rating estimates in one season of one game here; a player
+    without a game against players in it is absent (unrated)."""
+    if not user_ids:
+        return {}
+    marks = ", ".join("?" for _ in user_ids)
+    rows = await conn.fetch_all(
+        "SELECT user_id, ordinal FROM season_ratings WHERE guild_id = ? AND game = ?"
+        f" AND season = ? AND games > 0 AND user_id IN ({marks})",
+        (guild_id, game, season, *user_ids),
+    )
+    return {row["user_id"]: float(row["ordinal"]) for row in rows}
+
+
+async def open_games(conn: Connection, tournament_id: int) -> list[int]:
+    """The sessions of the event's pairings being played now."""
+    rows = await conn.fetch_all(
+        "SELECT open_session FROM tournament_matches"
+        " WHERE tournament_id = ? AND open_session IS NOT NULL AND winner_id IS NULL"
+        " ORDER BY round, table_no",
+        (tournament_id,),
+    )
+    return [row["open_session"] for row in rows]
+
+
+async def anyone_busy(conn: Connection, channel_id: int, user_ids: Sequence[int]) -> bool:
+    """Whether any of the players has an open game in the channel (``busy_players``)."""
+    marks = ", ".join("?" for _ in user_ids)
+    found = await conn.fetch_value(
+        f"SELECT COUNT(*) FROM busy_players WHERE channel_id = ? AND user_id IN ({marks})",
+        (channel_id, *user_ids),
+    )
+    return bool(found)
