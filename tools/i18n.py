@@ -67,6 +67,8 @@ AREAS: dict[str, tuple[str, ...]] = {
         "bot/ladder/seasons.py",
         "bot/play/guild_settings.py",
     ),
+    # Tournaments (issue 31): the event's picture and its cog.
+    "tournament": ("cogs/tournament/*.py",),
     "core": ("bot/*.py", "bot/*/*.py", "game_core/*.py"),
 }
 NOT_PLAYER_FACING = (
