@@ -36,14 +36,17 @@ from bot.pictures.picture import Picture  # noqa: E402
 from cogs.dimension_duel import picture as duel_picture  # noqa: E402
 from cogs.knucklebones import picture as knucklebones_picture  # noqa: E402
 from cogs.odds import figures as odds_figures  # noqa: E402
+from cogs.tournament import picture as tournament_picture  # noqa: E402
 from cogs.weighted_dice import picture as weighted_picture  # noqa: E402
 from game_core import dimension_duel as dd  # noqa: E402
 from game_core import knucklebones as kb  # noqa: E402
+from game_core import tournament as tm  # noqa: E402
 from game_core import weighted_dice as wd  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 TWO = ("José 🎲", "Дмитрий")
 TABLE = ("José 🎲", "Дмитрий", "田中太郎", "김민준", "أحمد", "Zoë", "👩‍👩‍👧 fam", "Eve")
+EVENT = dict(enumerate(TABLE, start=1))
 
 
 def _knucklebones(moves: int, seed: int) -> dict[str, Any]:
@@ -116,6 +119,32 @@ def _weighted(stage: str, seed: int) -> dict[str, Any]:
             return wd.public_view(state)
 
 
+def _bracket() -> tm.Tournament:
+    """Six players, best of 3: the top two seeds' byes, round 1 played (one match lost on
+    time), and the first semifinal won."""
+    event = tm.start_tournament(tm.Format.SINGLE_ELIMINATION, list(range(1, 7)), best_of=3,
+                                swiss_rounds=None, rng_seed=31)  # fmt: skip
+    event = tm.record_result(event, 2, 5, score=(1, 2))
+    event = tm.record_result(event, 4, 3, outcome="timeout", score=(1, 0))
+    event = tm.advance_round(event)
+    return tm.record_result(event, 1, 1, score=(2, 0))
+
+
+def _swiss() -> tm.Tournament:
+    """Seven players, three rounds: two played (a withdrawal in the second), the third on."""
+    event = tm.start_tournament(tm.Format.SWISS, list(range(1, 8)), best_of=1,
+                                swiss_rounds=None, rng_seed=31)  # fmt: skip
+    for pairing in event.pending_pairings():
+        event = tm.record_result(event, pairing.table, max(pairing.players))
+    event = tm.advance_round(event)
+    event = tm.withdraw(event, 2)
+    for pairing in event.pending_pairings():
+        event = tm.record_result(event, pairing.table, min(pairing.players))
+    event = tm.advance_round(event)
+    first = event.pending_pairings()[0]
+    return tm.record_result(event, first.table, first.players[0])
+
+
 ENGLISH_SHOTS: dict[str, Callable[[], Picture]] = {
     "knucklebones-running": lambda: knucklebones_picture.render_board(_knucklebones(9, 7), TWO),
     "knucklebones-finished": lambda: knucklebones_picture.render_board(
@@ -130,6 +159,12 @@ ENGLISH_SHOTS: dict[str, Callable[[], Picture]] = {
     "odds-diceman": lambda: odds_figures.render.render_diceman_picture(
         odds_figures.diceman_figures()
     ),
+    "tournament-bracket": lambda: tournament_picture.render_event(
+        _bracket(), EVENT, "Spring Cup · Knucklebones"
+    )[0],
+    "tournament-swiss": lambda: tournament_picture.render_event(
+        _swiss(), EVENT, "Friday Swiss · Diceman"
+    )[0],
 }
 
 

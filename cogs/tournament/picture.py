@@ -448,11 +448,14 @@ def match_text(match: _Match, names: Mapping[int, str], best_of: int) -> str | N
     if pairing is None or not pairing.decided:
         if first is None and second is None:
             return None
-        # Translators: a place in a bracket not decided yet, in the alt text.
-        unknown = _("to be decided")
+        if first is None or second is None:
+            # Translators: a bracket's match in the alt text whose other place is not
+            # decided yet (the match feeding it is still to end).
+            waiting = first if first is not None else second
+            assert waiting is not None
+            return _("{player} waits for an opponent").format(player=short[waiting])
         return _("{first} against {second}, to play").format(
-            first=short.get(first, unknown) if first else unknown,
-            second=short.get(second, unknown) if second else unknown,
+            first=short[first], second=short[second]
         )
     winner = pairing.winner
     loser = pairing.loser()

@@ -176,7 +176,7 @@ def test_the_six_player_bracket_in_pictures_and_words() -> None:
     assert picture.alt_text == (
         "Cup: Single elimination · one game a match, Round 1 of 3. Quarterfinals: Ann has a "
         "bye; Eve beat Dee on time; Bo has a bye; Cy against Flo, to play. Semifinals: Ann "
-        "against Eve, to play; Bo against to be decided, to play."
+        "against Eve, to play; Bo waits for an opponent."
     )
 
 
