@@ -4,6 +4,7 @@ time (hypothesis)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -89,6 +90,48 @@ def test_swiss_invariants(event: tuple[int, int, float], data: st.DataObject) ->
     if final.winner is not None:
         assert final.winner not in final.withdrawn
     assert Tournament.from_json(final.to_json()) == final
+
+
+def perfect_pairings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for index, partner in enumerate(rest):
+        for others in perfect_pairings(rest[:index] + rest[index + 1 :]):
+            yield [(first, partner), *others]
+
+
+def cost(pairs: list[tuple[int, int]], scores: dict[int, int]) -> int:
+    return sum((scores[a] - scores[b]) ** 2 for a, b in pairs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=3, max_value=10), st.integers(min_value=0, max_value=2**32))
+def test_swiss_pairs_the_nearest_scores_possible(players: int, seed: int) -> None:
+    """Every round's pairing has the least total of squared score differences of all the
+    pairings of the same players without a repeat (checked by trying them all)."""
+    start = start_tournament(
+        Format.SWISS, list(range(1, players + 1)), best_of=1, swiss_rounds=None, rng_seed=seed
+    )
+    for state in run(start, seed, 0.1)[1:]:
+        current = state.pairings_of_current_round()
+        if state.stopped_early or not current or current[0].round == 1:
+            continue
+        earlier = [p for p in state.pairings if p.round < state.round_number]
+        scores = {player: 0 for player in state.players}
+        for pairing in earlier:
+            if pairing.winner is not None:
+                scores[pairing.winner] += 1
+        met = {frozenset(p.players) for p in earlier if len(p.players) == 2}
+        playing = [p.players for p in current if len(p.players) == 2]
+        seated = sorted(player for pair in playing for player in pair)
+        best = min(
+            cost(option, scores)
+            for option in perfect_pairings(seated)
+            if not any(frozenset(pair) in met for pair in option)
+        )
+        assert cost([(a, b) for a, b in playing], scores) == best
 
 
 @settings(max_examples=60, deadline=None)
