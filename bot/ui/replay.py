@@ -5,7 +5,7 @@ answers with an ephemeral message of the game's first step; ⏮ ◀ ▶ ⏭ belo
 (``rstep:<session>:<step>:<role>``) edit that message in the interaction's answer, so
 nothing public changes and nothing is stored. Each step is drawn by the game's own
 ``render`` from the state its handler rebuilds from the event log
-(``replay(session, log) -> list[ReplayFrame]``), in the viewer's language.
+(``async replay(session, log) -> list[ReplayFrame]``), in the viewer's language.
 
 The ids carry only the game and the step: a press is checked against the stored game
 each time (the game exists, belongs to the server the press comes from, is finished,
@@ -151,7 +151,7 @@ async def frames_of(bot: GameHost, session: Session) -> list[ReplayFrame]:
     rebuild = getattr(handler, "replay", None)
     if rebuild is None:
         raise ReplayUnavailable()
-    frames: list[ReplayFrame] = rebuild(session, await bot.sessions.event_log(session.id))
+    frames: list[ReplayFrame] = await rebuild(session, await bot.sessions.event_log(session.id))
     if not frames:
         raise ReplayUnavailable()
     return frames

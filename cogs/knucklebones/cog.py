@@ -369,7 +369,7 @@ class KnucklebonesCog(
     def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
         return moves.follow_up(ctx, action, ai_delay=AI_MOVE_DELAY)
 
-    def replay(self, session: Session, log: list[LoggedMove]) -> list[ReplayFrame]:
+    async def replay(self, session: Session, log: list[LoggedMove]) -> list[ReplayFrame]:
         """The finished game step by step, rebuilt from its event log (bot.ui.replay)."""
         return replay.frames(session, log)
 

@@ -19,10 +19,12 @@ import discord
 from bot import i18n
 from bot.i18n import _, number
 from bot.model.contract import (
+    LoggedMove,
     MessageFields,
     NewSession,
     Outcome,
     PrivateControls,
+    ReplayFrame,
     Session,
     ShowContext,
     Step,
@@ -39,6 +41,7 @@ from cogs.secret_duel.game import SecretDuelGame, StateT
 from cogs.secret_duel.messages import COLOUR_FINISHED, COLOUR_RUNNING, PublicMessage
 from cogs.secret_duel.moves import SecretDuelMoves
 from cogs.secret_duel.render import display_names, shown_names
+from cogs.secret_duel.replay import SecretDuelReplay
 from cogs.secret_duel.state import UiState, round_key, round_of_key
 from game_core.base import Event
 
@@ -66,6 +69,11 @@ class SecretDuelHandler(Generic[StateT]):
 
     def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
         return self.moves.follow_up(ctx, action)
+
+    async def replay(self, session: Session, log: list[LoggedMove]) -> list[ReplayFrame]:
+        """The finished game step by step, rebuilt from its event log (bot.ui.replay)."""
+        settings = await self.bot.sessions.guild_settings(session.guild_id)
+        return SecretDuelReplay(self.moves).frames(session, log, settings)
 
     def parse(self, session: Session) -> tuple[StateT, UiState] | None:
         """The engine state and ui of a started game; None while pending or setting up."""

@@ -187,7 +187,9 @@ class PublicMessage(Generic[StateT]):
                 name=f"{escape(entry.display_name, 100)}{bot_tag}{label}",
                 value="\n".join(field_lines),
             )
-        if not finished:
+        # A replay's step has no clock (``deadline_at`` 0): its round's time belonged to
+        # the game in play.
+        if not finished and ui.deadline_at:
             time_left = _(self.rules.round_texts.time_left).format(
                 deadline=f"<t:{int(ui.deadline_at)}:R>",
                 duration=describe_seconds(ui.timeout_seconds),
@@ -202,6 +204,7 @@ class PublicMessage(Generic[StateT]):
                 value=f"{time_left}\n{give_up}",
                 inline=False,
             )
+        if not finished:
             if secret:
                 embed.set_footer(
                     text=_(
@@ -223,7 +226,7 @@ class PublicMessage(Generic[StateT]):
             content = self._status_line(session, state, ui, names, cancelled_because)
             if session.status == "finished" and ended is not None:
                 lines, buttons = finished_two_player(
-                    session, series, self.moves.winner_of(session, state)
+                    session, series, self.moves.winner_of(session, state), replay=True
                 )
                 content = "\n".join([content, *lines])
         return {

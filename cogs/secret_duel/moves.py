@@ -102,6 +102,11 @@ class SecretDuelMoves(Generic[StateT]):
         self.rules.new_game(options, random.Random(0))
 
     def _start(self, ctx: StepContext, options: dict[str, Any]) -> Step:
+        return self.start(ctx, options)
+
+    def start(self, ctx: StepContext, options: dict[str, Any]) -> Step:
+        """The game begins with ``options`` (from an accepted challenge or a set-up game):
+        seats, the first round, the AI's secret pick. A replay runs it again."""
         state, events = self.rules.new_game(options, ctx.rng)
         seats = sorted(ctx.session.seats, key=lambda s: s.seat)
         swapped = False

@@ -334,9 +334,9 @@ async def play_through_chaos(
     assert endings == {}, endings
     for row in sessions:
         message = fake_discord.message(row["message_id"])
-        # Over: nothing to play but a rematch (Play again for Weighted Dice).
+        # Over: nothing to play but a rematch, and its replay (Play again for Weighted Dice).
         offered = message.labels()
-        assert not message.deleted and offered in (["Rematch"], ["Play again"]), (
+        assert not message.deleted and offered in (["Rematch", "Replay"], ["Play again"]), (
             row["game"],
             message.text(),
         )

@@ -50,7 +50,7 @@ async def test_a_duel_match_keeps_its_options_and_tau_alternates(
     assert board.content.endswith("\n🏅 Best of 3, game 1.")
     await forfeit(fake_discord, "duel", kaon, board)
     assert f"🏅 Best of 3, after game 1: {tau.name.capitalize()} leads 1–0." in board.content
-    assert board.labels() == ["Start game 2"]
+    assert board.labels() == ["Start game 2", "Replay"]
 
     second = await press(kaon, board, "Start game 2")
     duel = Duel(fake_discord, second, "dd")
@@ -60,7 +60,7 @@ async def test_a_duel_match_keeps_its_options_and_tau_alternates(
     assert tau_of(second, alice, bob) is kaon
     assert "Roll" in second.labels()
     assert f"game 2: {tau.name.capitalize()} leads 1–0." in second.content
-    await fake_discord.wait_for(lambda: board.buttons() == [], what="the old button to go")
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old button to go")
     assert board.content.endswith("▶️ The next game is on, below.")
 
 
@@ -71,7 +71,7 @@ async def test_a_diceman_rematch_against_the_ai_starts_at_once_unranked(
     assert board is not None
     await fake_discord.wait_for(lambda: bool(board.components), what="the Diceman board")
     await forfeit(fake_discord, "diceman", alice, board)
-    assert board.labels() == ["Rematch"]
+    assert board.labels() == ["Rematch", "Replay"]
     second = await press(alice, board, "Rematch")
     ai = running_bot.user.display_name
     assert second.content.endswith(f"\n🔁 Head-to-head: {ai} leads 1–0.")
@@ -103,7 +103,7 @@ async def test_a_diceman_best_of_three_and_a_declined_rematch(
     assert "🏅 Best of 3, game 3: level at 1–1." in third.content
     await forfeit(fake_discord, "diceman", bob, third)
     assert third.content.endswith("\n🏅 **Alice wins the series**, 2–1 (best of 3).")
-    assert third.labels() == ["Rematch"]
+    assert third.labels() == ["Rematch", "Replay"]
 
     challenge = await press(bob, third, "Rematch")
     assert f"🔁 {bob.mention} asks {alice.mention} for a **Diceman** rematch!" in (
