@@ -110,7 +110,8 @@ def cost(pairs: list[tuple[int, int]], scores: dict[int, int]) -> int:
 @given(st.integers(min_value=3, max_value=10), st.integers(min_value=0, max_value=2**32))
 def test_swiss_pairs_the_nearest_scores_possible(players: int, seed: int) -> None:
     """Every round's pairing has the least total of squared score differences of all the
-    pairings of the same players without a repeat (checked by trying them all)."""
+    pairings of the same players without a repeat, and its bye went to the lowest-ranked
+    player who could have it (checked by trying them all)."""
     start = start_tournament(
         Format.SWISS, list(range(1, players + 1)), best_of=1, swiss_rounds=None, rng_seed=seed
     )
@@ -132,6 +133,23 @@ def test_swiss_pairs_the_nearest_scores_possible(players: int, seed: int) -> Non
             if not any(frozenset(pair) in met for pair in option)
         )
         assert cost([(a, b) for a, b in playing], scores) == best
+        byes = [p.first for p in current if p.is_bye]
+        if not byes or any(p.decided and not p.is_bye for p in current):
+            continue
+        # The bye went to the lowest-ranked player without one (ranked as the round was
+        # paired), unless the others could then not all be paired without a repeat.
+        before = state.model_copy(
+            update={"pairings": tuple(earlier), "round_number": state.round_number - 1}
+        )
+        ranking = [s.player_id for s in before.standings() if s.player_id in seated + byes]
+        had_bye = {p.first for p in earlier if p.is_bye}
+        lower = ranking[ranking.index(byes[0]) + 1 :]
+        for skipped in (player for player in lower if player not in had_bye):
+            rest = [player for player in ranking if player != skipped]
+            assert not any(
+                not any(frozenset(pair) in met for pair in option)
+                for option in perfect_pairings(rest)
+            ), (skipped, byes[0])
 
 
 @settings(max_examples=60, deadline=None)
