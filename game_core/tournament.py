@@ -495,6 +495,9 @@ def withdraw(tournament: Tournament, player_id: int) -> Tournament:
         raise TournamentError(f"Player {player_id} is not in this tournament.")
     if player_id in tournament.withdrawn:
         raise TournamentError(f"Player {player_id} has already withdrawn.")
+    if tournament.finished:
+        # The final standings are kept as they ended.
+        raise TournamentError("The tournament is over.")
     updated = tournament.model_copy(update={"withdrawn": (*tournament.withdrawn, player_id)})
     pairing = tournament.pairing_of(player_id)
     if pairing is not None and not pairing.decided:

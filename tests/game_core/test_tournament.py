@@ -221,6 +221,9 @@ def test_single_elimination_withdrawal_mid_round_gives_the_opponent_the_match() 
         withdraw(tournament, 1)
     with pytest.raises(TournamentError, match="not in this tournament"):
         withdraw(tournament, 99)
+    # Once over, the standings stay as they ended.
+    with pytest.raises(TournamentError, match="over"):
+        withdraw(tournament, 2)
 
 
 def test_two_withdrawn_players_meeting_leave_a_void_and_a_bye_behind_it() -> None:
