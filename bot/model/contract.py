@@ -267,6 +267,8 @@ class ReplayFrame:
     state: dict[str, Any]
     status: SessionStatus
     events: list[Event] = field(default_factory=list)
+    # The seats then, where they changed since (a player who left later); None: as stored.
+    seats: tuple[Seat, ...] | None = None
 
 
 class GameHandler(Protocol):

@@ -173,7 +173,13 @@ async def replay_fields(
     frame = frames[step - 1]
     # The game's own message as it stood, in the viewer's language (the handler's render
     # speaks the session's language: the copy speaks the viewer's).
-    shown = replace(session, state=frame.state, status=frame.status, language=i18n.current())
+    shown = replace(
+        session,
+        state=frame.state,
+        status=frame.status,
+        language=i18n.current(),
+        seats=session.seats if frame.seats is None else frame.seats,
+    )
     handler = bot.sessions.handlers[session.game]
     fields = await handler.render(shown, ShowContext(events=list(frame.events)))
     # The game's own buttons are not shown: the replay's take their place.

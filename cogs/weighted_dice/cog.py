@@ -50,10 +50,12 @@ from bot.app import DiceBot
 from bot.i18n import _, current, ngettext, number, pgettext
 from bot.model.contract import (
     Deadline,
+    LoggedMove,
     MessageFields,
     NewSession,
     Outcome,
     PrivateControls,
+    ReplayFrame,
     Seat,
     Session,
     ShowContext,
@@ -66,7 +68,8 @@ from bot.pictures import worker as picture_worker
 from bot.ui.answers import answer_for
 from bot.ui.command_rules import MAX_OPTION_INTEGER
 from bot.ui.rematch import play_on_view
-from cogs.weighted_dice import moves
+from bot.ui.replay import replay_view, with_replay
+from cogs.weighted_dice import moves, replay
 from cogs.weighted_dice.controls import (
     BET_MODAL_PATTERN,
     COMPONENTS,
@@ -285,6 +288,11 @@ class WeightedDice(
     def step(self, ctx: StepContext, action: dict[str, Any]) -> Step:
         return moves.step(ctx, action, self.dice_source)
 
+    async def replay(self, session: Session, log: list[LoggedMove]) -> list[ReplayFrame]:
+        """The finished table step by step, rebuilt from its event log (bot.ui.replay)."""
+        settings = await self.bot.sessions.guild_settings(session.guild_id)
+        return replay.frames(session, log, settings, self.dice_source)
+
     def follow_up(self, ctx: StepContext, action: dict[str, Any]) -> NewSession:
         return moves.follow_up(ctx, action)
 
@@ -380,8 +388,9 @@ class WeightedDice(
                 view = table_view(session, state.engine)
             elif session.status == "finished":
                 if follow_up_of(session.state) is None:
-                    view = play_on_view(session.id, "lobby")
+                    view = with_replay(play_on_view(session.id, "lobby"), session.id)
                 else:
+                    view = replay_view(session.id)
                     content = f"{content}\n" + _("🔁 A new table is open, below.")
         return {
             "content": content,

@@ -336,7 +336,10 @@ async def play_through_chaos(
         message = fake_discord.message(row["message_id"])
         # Over: nothing to play but a rematch, and its replay (Play again for Weighted Dice).
         offered = message.labels()
-        assert not message.deleted and offered in (["Rematch", "Replay"], ["Play again"]), (
+        assert not message.deleted and offered in (
+            ["Rematch", "Replay"],
+            ["Play again", "Replay"],
+        ), (
             row["game"],
             message.text(),
         )

@@ -98,7 +98,7 @@ async def test_a_whole_game_by_dm(
     winner = next(p for p in players if p["outcome"] == "win")
     winner_name = "Alice" if winner["user_id"] == alice.id else "Bob"
     assert f"**{winner_name} wins!**" in duel.board.text()
-    assert duel.board.labels() == ["Rematch", "Replay"]  # the game is over: a rematch, and its replay
+    assert duel.board.labels() == ["Rematch", "Replay"]  # over: a rematch, a replay
     loser = bob if winner_name == "Alice" else alice
     champion = alice if winner_name == "Alice" else bob
     await fake_discord.wait_for(

@@ -101,7 +101,7 @@ async def test_a_whole_tactical_game_by_dm(
         assert number < 40
 
     assert number > 1, "the duel should have outlived its Intensifier turn"
-    assert duel.board.labels() == ["Rematch", "Replay"]  # the game is over: a rematch, and its replay
+    assert duel.board.labels() == ["Rematch", "Replay"]  # over: a rematch, a replay
     result, players = await result_of(running_bot, duel.session_id)
     summary = json.loads(result["summary"])
     assert summary["mode"] == "tactical" and summary["first_seat"] == 0

@@ -5,6 +5,9 @@ a replay that goes on after a restart."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, FakeMessage, Player
 from knucklebones_support import (
     board_turn,
@@ -15,7 +18,8 @@ from knucklebones_support import (
     session_for,
     start_duel,
 )
-from replay_support import Seen, navigation, open_replay, press, seen, shown, step_of
+from replay_support import HEADER, Seen, navigation, open_replay, press, seen, shown, step_of
+from weighted_support import Table
 
 from bot.app import DiceBot
 from cogs.knucklebones.picture import FILENAME as BOARD
@@ -181,3 +185,63 @@ async def test_a_replay_goes_on_after_a_restart(
     again = await open_replay(bob, board)
     await press(bob, again, LAST)
     assert shown(again, BOARD) == history[-1]
+
+
+async def test_a_weighted_dice_replay_steps_from_the_roll_off_to_the_end(
+    running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, make_member: Any
+) -> None:
+    players = [await make_member(name) for name in ("ann", "ben", "cat", "dan", "eve")]
+    zed = await make_member("zed")  # watches: did not play
+    table = Table(fake_discord, running_bot, players)
+    await table.open()
+    seen = [(table.message.content, table_clockless(table.text()), table.alt())]
+    engine = await table.engine()
+    house = engine.house
+    order = sorted((s for s in range(5) if s != house), key=lambda seat: (seat - house) % 5)
+    await table.setup_round(players[house], (players[order[0]], players[order[1]]), (20, 4))
+    seen.append((table.message.content, table_clockless(table.text()), table.alt()))
+    for index, seat in enumerate(order[2:]):
+        await table.bet(players[seat], index % 2, 5)
+    await table.settle()
+    # A bettor leaves: below five players the table ends, with its standings.
+    leaver = players[order[2]]
+    await leaver.slash("weighted leave")
+    await table.wait_for_text("fewer than 5 players remain")
+    await table.settle()
+    seen.append((table.message.content, table_clockless(table.text()), table.alt()))
+    assert table.message.labels() == ["Play again", "Replay"]
+
+    replay = await open_replay(zed, table.message)
+    total = step_of(replay)[1]
+    steps = [(HEADER.sub("", replay.content), _without_header(replay), replay_alt(replay))]
+    for _ in range(2, total + 1):
+        await press(zed, replay, NEXT)
+        steps.append((HEADER.sub("", replay.content), _without_header(replay), replay_alt(replay)))
+    # The start, the round set up and the end, as the table showed them, in that order;
+    # between them a step for each bet and the roll.
+    assert steps[0] == seen[0] and steps[1] == seen[1] and steps[-1] == seen[2]
+    assert total == 2 + len(order[2:]) + 1
+    assert "ended early" in steps[-1][1] and "ended early" not in steps[-2][1]
+    await press(zed, replay, FIRST)
+    assert (HEADER.sub("", replay.content), _without_header(replay), replay_alt(replay)) == seen[0]
+
+
+# A table's phase timer, in play only: the replay says the same without it.
+TABLE_CLOCKS = (
+    (re.compile(r" If not done <t:\d+:R>, I'll pick at random\."), ""),
+    (re.compile(r"Betting closes <t:\d+:R>, or as soon"), "Betting closes as soon"),
+)
+
+
+def table_clockless(text: str) -> str:
+    for clock, instead in TABLE_CLOCKS:
+        text = clock.sub(instead, text)
+    return text
+
+
+def replay_alt(replay: FakeMessage) -> str:
+    return replay.attachment("table.png").description or ""
+
+
+def _without_header(replay: FakeMessage) -> str:
+    return HEADER.sub("", replay.text())

@@ -196,7 +196,10 @@ async def test_a_whole_game_to_150_through_buttons_and_modals(
     await table.settle()
     text = table.text()
     assert "final standings" in text
-    assert table.message.labels() == ["Play again"]  # nothing to play but a new table
+    assert table.message.labels() == [
+        "Play again",
+        "Replay",
+    ]  # nothing to play but a new table, and its replay
     assert max(engine.scores) >= 150
     best = max(engine.scores)
     winners = [names[seat] for seat in range(count) if engine.scores[seat] == best]
@@ -415,7 +418,7 @@ async def test_leaving_keeps_points_and_the_game_ends_below_five(
     # Below five seated players the game ends; leavers keep their points in the standings.
     await fay.slash("weighted leave")
     await table.wait_for_text("fewer than 5 players remain")
-    assert table.message.labels() == ["Play again"]  # the only control left
+    assert table.message.labels() == ["Play again", "Replay"]  # the only controls left
     final = await table.engine()
     assert final.phase == "finished" and final.end_reason == "abandoned"
     assert re.search(seat_line("Dan", 35), table.alt())
