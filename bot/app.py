@@ -42,7 +42,7 @@ from bot.ui.landing import Landings
 from bot.ui.languages import CommandTranslator, LanguageBook, enter_interaction
 from bot.ui.publishing import Publisher
 from bot.ui.rematch import PlayOnButton
-from bot.ui.replay import ReplayButton, ReplayStepButton
+from bot.ui.replay import ReplayButton, ReplayPick, ReplayStepButton
 from bot.ui.replies import DM_CLOSED, InvalidOption, report_error
 
 log = logging.getLogger(__name__)
@@ -316,7 +316,9 @@ class DiceBot(commands.AutoShardedBot):
         tree ``sync_commands`` sends, and what answers it."""
         i18n.load_all()
         await self.tree.set_translator(CommandTranslator())
-        self.register_components(ChallengeButton, PlayOnButton, ReplayButton, ReplayStepButton)
+        self.register_components(
+            ChallengeButton, PlayOnButton, ReplayButton, ReplayStepButton, ReplayPick
+        )
         for name in discover_cogs():
             await self.load_extension(name)
 

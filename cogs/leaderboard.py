@@ -36,8 +36,14 @@ from bot.model.catalog import GAME_TITLES, GAMES, game_title
 from bot.model.errors import UserError
 from bot.ui.answers import answer_for
 from bot.ui.languages import public_language
+from bot.ui.replay import pick_view
 from bot.ui.replies import Guarded
-from cogs.leaderboard_render import history_embed, leaderboard_embed, stats_embed
+from cogs.leaderboard_render import (
+    history_embed,
+    leaderboard_embed,
+    replay_choices,
+    stats_embed,
+)
 from cogs.texts import GAME_CHOICES, command_text, start_hint
 
 SORT_CHOICES = [
@@ -270,8 +276,13 @@ class Leaderboards(commands.Cog):
         with i18n.use(await public_language(self.bot, interaction.guild_id)):
             who = None if user is None else user.display_name
             embed = history_embed(entries, game, who, self.bot.guides)
+            # Each game listed can be replayed, in private, by whoever picks it.
+            view = pick_view(replay_choices(entries))
         await answer_for(interaction).send(
-            ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            ephemeral=False,
+            embed=embed,
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
 

@@ -14,7 +14,7 @@ import re
 
 import discord
 
-from bot.i18n import N_, _, ngettext, number
+from bot.i18n import N_, _, list_of, ngettext, number
 from bot.i18n import percent as percent_text
 from bot.ladder.results import RATING_START, shown_rating
 from bot.ladder.seasons import Season
@@ -455,6 +455,21 @@ def history_line(entry: HistoryEntry, guides: GuideBook) -> str:
     if entry.link:
         parts.append(game_link(entry.link))
     return " · ".join(part for part in parts if part)
+
+
+def replay_choices(entries: list[HistoryEntry]) -> list[tuple[int, str, str]]:
+    """The games of a history that can be replayed, as the picker lists them: (session
+    id, "1. Knucklebones · 68–25", the players), numbered as the history's lines."""
+    choices = []
+    for index, entry in enumerate(entries, start=1):
+        if entry.session_id is None:
+            continue
+        label = f"{number(index)}. {game_title(entry.game)}"
+        if entry.score_line:
+            label += f" · {entry.score_line}"
+        names = [player.display_name for player in entry.players if player.display_name]
+        choices.append((entry.session_id, label, list_of(names) if names else ""))
+    return choices
 
 
 def history_title(game: str | None, who: str | None) -> str:

@@ -238,6 +238,8 @@ class HistoryEntry:
     score_line: str | None
     finished_at: float
     players: list[HistoryPlayer]
+    # The finished game's session: what its replay rebuilds (bot.ui.replay).
+    session_id: int | None = None
 
     @property
     def link(self) -> str | None:
@@ -326,6 +328,7 @@ async def history(
             score_line=_score_line(row.summary),
             finished_at=row.finished_at,
             players=players.get(row.id, []),
+            session_id=row.session_id,
         )
         for row in rows
     ]

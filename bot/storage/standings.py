@@ -78,6 +78,7 @@ class ResultLine(NamedTuple):
     vs_ai: bool
     summary: str  # JSON
     finished_at: float
+    session_id: int
 
 
 class ResultPlayerLine(NamedTuple):
@@ -268,7 +269,7 @@ async def recent_results(
     (their games against players and against the AI)."""
     columns = (
         "r.id, r.game, r.guild_id, r.channel_id, r.message_id, r.reason, r.draw, r.vs_ai,"
-        " r.summary, r.finished_at"
+        " r.summary, r.finished_at, r.session_id"
     )
     params: list[Any] = []
     if user_id is None:
@@ -304,6 +305,7 @@ async def recent_results(
             vs_ai=bool(row["vs_ai"]),
             summary=row["summary"],
             finished_at=row["finished_at"],
+            session_id=row["session_id"],
         )
         for row in rows
     ]

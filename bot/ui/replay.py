@@ -25,12 +25,14 @@ from bot import i18n
 from bot.i18n import _, number
 from bot.model.contract import ReplayFrame, Session, ShowContext
 from bot.model.errors import ReplayUnavailable
+from bot.model.text import clip
 from bot.ui import views
 from bot.ui.answers import answer_for
 from bot.ui.host import GameHost, host_of
 from bot.ui.replies import Guarded
 
 REPLAY_TEMPLATE = r"replay:(?P<session_id>[0-9]{1,19})"
+PICK_TEMPLATE = r"replaypick"
 STEP_TEMPLATE = (
     r"rstep:(?P<session_id>[0-9]{1,19}):(?P<step>[0-9]{1,4}):(?P<role>first|back|next|last)"
 )
@@ -105,6 +107,61 @@ class ReplayStepButton(
         fields = await replay_fields(bot, interaction, self.session_id, self.step)
         with views.released(fields):
             await answer_for(interaction).update(**fields)
+
+
+class ReplayPick(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=PICK_TEMPLATE,
+):
+    """Under ``/history``: pick one of the games listed to replay it in private."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="replaypick",
+                placeholder=_("🎞️ Replay one of these games…"),
+                options=options or [discord.SelectOption(label="-", value="0")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> ReplayPick:
+        return cls()
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        # The raw payload (discord.py types it as a union of TypedDicts).
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        values = data.get("values") or []
+        # A modified client may send anything as the value: only a game id is looked up.
+        if len(values) != 1 or not re.fullmatch("[0-9]{1,19}", str(values[0])):
+            raise ReplayUnavailable(_("There is no such game in this server to replay."))
+        session_id = int(values[0])
+        fields = await replay_fields(host_of(interaction), interaction, session_id, 1)
+        await open_replay(interaction, fields)
+
+
+def pick_view(choices: list[tuple[int, str, str]]) -> discord.ui.View | None:
+    """The ``/history`` picker: one option per (session id, label, description), at most
+    Discord's 25; None when there is nothing to replay."""
+    options = [
+        discord.SelectOption(
+            label=clip(label, 100), value=str(session_id), description=clip(text, 100) or None
+        )
+        for session_id, label, text in choices[:25]
+    ]
+    if not options:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayPick(options))
+    return view
 
 
 def replay_view(session_id: int) -> discord.ui.View:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
 from fakediscord import BotHarness, FakeDiscord, FakeGuild, FakeMessage, Player
 from knucklebones_support import (
     board_turn,
@@ -245,3 +246,44 @@ def replay_alt(replay: FakeMessage) -> str:
 
 def _without_header(replay: FakeMessage) -> str:
     return HEADER.sub("", replay.text())
+
+
+async def test_history_replays_a_game_of_a_closed_season(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+    make_member: Any,
+) -> None:
+    board, history = await play_knucklebones(fake_discord, alice, bob)
+    session = await session_for(running_bot, board)
+    admin = await make_member("admin", permissions=discord.Permissions(manage_guild=True))
+    asked = await admin.slash("dicebot season new", name="Summer", game="knucklebones")
+    assert asked.message is not None
+    closed = await admin.click(asked.message, "Close the season")
+    assert "Season 1 closed" in closed.text()
+
+    # /history lists the game; its menu opens the replay in private.
+    listed = await bob.slash("history")
+    assert listed.message is not None and not listed.ephemeral
+    menu = listed.message.selects()
+    assert len(menu) == 1 and menu[0]["custom_id"] == "replaypick"
+    assert [option["value"] for option in menu[0]["options"]] == [str(session.id)]
+    assert menu[0]["options"][0]["label"].startswith("1. Knucklebones · ")
+    picked = await bob.select(listed.message, [str(session.id)])
+    assert picked.ephemeral and picked.message is not None
+    replay = picked.message
+    assert step_of(replay) == (1, len(history)) and shown(replay, BOARD) == history[0]
+    await press(bob, replay, LAST)
+    assert shown(replay, BOARD) == history[-1]
+    # The game's own Replay works the same after its season closed.
+    again = await open_replay(alice, board)
+    assert shown(again, BOARD) == history[0]
+
+    # A value the menu never offered (a modified client) is refused and shows nothing.
+    listing = (listed.message.content, listed.message.embeds)
+    menu[0]["options"] = [{"label": "forged", "value": "not-a-game"}]
+    refused = await bob.select(listed.message, ["not-a-game"])
+    assert refused.ephemeral and "There is no such game in this server" in refused.text()
+    assert (listed.message.content, listed.message.embeds) == listing
