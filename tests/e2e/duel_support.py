@@ -9,12 +9,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from fakediscord import FakeDiscord, FakeMessage, Player
-from fakediscord.pseudo import plain
+from fakediscord import FakeDiscord, FakeMessage, MessageVersion, Player
+from fakediscord.pseudo import plain, plain_value
 from fakediscord.server import RequestRecord
 
+from bot import i18n
 from bot.app import DiceBot
-from bot.model.contract import Session
+from bot.model.command_mentions import using_command_ids
+from bot.model.contract import Session, ShowContext
 
 CUSTOM_ID = re.compile(r"(?P<prefix>dm|dd):(?P<session>[0-9]+):(?P<round>[0-9]+):(?P<rest>.*)")
 SNOWFLAKE = re.compile(r"[0-9]{15,}")
@@ -199,3 +201,137 @@ def sort_payloads(fake: FakeDiscord, records: list[RequestRecord], owner: Player
 def normalise(text: str) -> str:
     """Ids that differ between two otherwise identical games become placeholders."""
     return SESSION_IN_ID.sub(r"\1:S:", SNOWFLAKE.sub("#", text))
+
+
+# -- what was shown, whatever the timing ------------------------------------------------------
+
+LOADING = 1 << 7
+
+
+def version_mark(fake: FakeDiscord) -> int:
+    """The order number of the newest message version that has landed: every version that
+    lands later has a larger ``MessageVersion.sequence``."""
+    return max(
+        (
+            version.sequence
+            for channel in fake.channels.values()
+            for message in channel.all_messages.values()
+            for version in message.history
+        ),
+        default=0,
+    )
+
+
+def state_of(version: MessageVersion) -> str:
+    """One state of a message as its readers saw it (text, embeds, controls, attachments and
+    their alt texts), whichever way it was sent: an answer, an edit of a deferred answer,
+    a channel edit."""
+    shown = {
+        "text": version.text,
+        "embeds": version.embeds,
+        "components": version.components,
+        "attachments": list(version.attachments),
+        "alt_texts": list(version.alt_texts),
+        "flags": version.flags & ~LOADING,
+    }
+    return normalise(plain(json.dumps(shown, ensure_ascii=False, sort_keys=True)))
+
+
+def _sessions_of(message: FakeMessage) -> set[int]:
+    found: set[int] = set()
+    for version in message.history:
+        for custom_id in version.custom_ids():
+            match = parse_custom_id(custom_id)
+            if match is not None:
+                found.add(int(match["session"]))
+    return found
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A new state of a message that someone other than the secret's owner could read."""
+
+    where: str  # "channel", "dm" or "ephemeral", with the message's number in the window
+    state: str  # ``state_of`` the version
+
+
+def shown_to_others(duel: Duel, owner: Player, since: int) -> list[Shown]:
+    """Every new state that landed after ``since`` (``version_mark``) on a message of this
+    game anyone but ``owner`` could read — the game's channel, everyone else's DMs and
+    ephemeral messages — in the order they landed, transport aside: a "thinking" state
+    and a state already on screen before (shown again) are not new; a message of another
+    game (its controls carry another session) is not this game's."""
+    fake, channel = duel.fake, duel.board.channel
+    landed: list[tuple[int, int, str, str]] = []
+    for place in fake.channels.values():
+        if place.is_dm and place.recipient is not None and place.recipient.id == owner.id:
+            continue
+        if not place.is_dm and place is not channel:
+            continue
+        for message in place.all_messages.values():
+            if message.visible_to == owner.id:
+                continue
+            sessions = _sessions_of(message)
+            new_here = message.history[0].sequence > since
+            if sessions - {duel.session_id} or (not sessions and not new_here):
+                continue
+            where = "dm" if place.is_dm else "ephemeral" if message.visible_to else "channel"
+            before = [v for v in message.history if v.sequence <= since]
+            on_screen = state_of(before[-1]) if before else None
+            for version in message.history:
+                if version.sequence <= since or version.flags & LOADING:
+                    continue
+                state = state_of(version)
+                if state != on_screen:
+                    landed.append((version.sequence, message.id, where, state))
+                on_screen = state
+    landed.sort()
+    numbers: dict[int, int] = {}
+    for _, message_id, _, _ in landed:
+        numbers.setdefault(message_id, len(numbers))
+    return [Shown(f"{where} {numbers[mid]}", state) for _, mid, where, state in landed]
+
+
+def states_in_order(message: FakeMessage) -> list[str]:
+    """The states a message went through, a state shown again in a row counted once."""
+    states: list[str] = []
+    for version in message.history:
+        if version.flags & LOADING:
+            continue
+        state = state_of(version)
+        if not states or states[-1] != state:
+            states.append(state)
+    return states
+
+
+async def stored_game_difference(bot: DiceBot, message: FakeMessage) -> str | None:
+    """How the message differs from what the game's handler draws from the stored session
+    now (its texts, its controls, its picture's alt text); None when it shows it."""
+    row = await bot.db.fetch_one("SELECT id FROM sessions WHERE message_id = ?", (message.id,))
+    if row is None:
+        return "no stored game has this message"
+    snapshot = await bot.publisher.store.snapshot(int(row["id"]))
+    assert snapshot is not None
+    session = snapshot.session
+    closed = frozenset(seat for seat, p in snapshot.private.items() if p.closed)
+    handler = bot.sessions.handlers[session.game]
+    # As the publisher renders: in the game's language, commands as mentions.
+    with i18n.use(session.language), using_command_ids(bot.command_ids):
+        context = ShowContext(events=snapshot.events, dm_closed=closed)
+        fields = await handler.render(session, context)
+    expected = FakeMessage(id=0, channel=message.channel, author=message.author, timestamp=0.0)
+    expected.content = plain(fields.get("content") or "")
+    embed = fields.get("embed")
+    expected.embeds = [] if embed is None else [plain_value(embed.to_dict())]
+    view = fields.get("view")
+    expected.components = [] if view is None else plain_value(view.to_components())
+    alt_texts = [plain(f.description or "") for f in fields.get("attachments") or []]
+    shown_alt_texts = [a.description or "" for a in message.attachments]
+    for what, stored, shown in (
+        ("text", expected.text(), message.text()),
+        ("controls", expected.custom_ids(), message.custom_ids()),
+        ("alt text", alt_texts, shown_alt_texts),
+    ):
+        if stored != shown:
+            return f"its {what} is {shown!r}, the stored game's {stored!r}"
+    return None

@@ -327,6 +327,8 @@ class MessageVersion:
     components: list[dict[str, Any]]
     attachments: tuple[str, ...]
     flags: int
+    # The attachments' alt texts (``description``), in the same order.
+    alt_texts: tuple[str | None, ...] = ()
 
     def custom_ids(self) -> list[str]:
         return [str(c["custom_id"]) for c in walk_components(self.components) if c.get("custom_id")]
@@ -380,6 +382,7 @@ class FakeMessage:
                 components=self.components,
                 attachments=tuple(a.filename for a in self.attachments),
                 flags=self.flags,
+                alt_texts=tuple(a.description for a in self.attachments),
             )
         )
 
