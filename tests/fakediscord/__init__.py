@@ -14,7 +14,15 @@ from .interactions import (
     InteractionType,
     wait_for_answer,
 )
-from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, MessageVersion
+from .models import (
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    FakeThread,
+    FakeUser,
+    MessageVersion,
+)
 from .players import Player
 from .server import FakeDiscord, Problem, RequestRecord
 
@@ -33,6 +41,7 @@ __all__ = [
     "FakeInteraction",
     "FakeMessage",
     "FakeModal",
+    "FakeThread",
     "FakeUsageError",
     "FakeUser",
     "FaultRule",

@@ -12,9 +12,9 @@ import discord
 import pytest
 
 from bot.model.clock import ManualClock
-from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, Player, routes
+from fakediscord import BotHarness, CallbackType, FakeDiscord, FakeGuild, FakeThread, Player, routes
 from fakediscord.errors import FakeUsageError
-from fakediscord.models import DEFAULT_BOT_PERMISSIONS, FakeThread
+from fakediscord.models import DEFAULT_BOT_PERMISSIONS
 from fakediscord.probe import ProbeBot
 
 THREADS = discord.Permissions(create_public_threads=True)
