@@ -16,6 +16,8 @@ play has no replay: its frames would show choices its players have not revealed 
 from __future__ import annotations
 
 import re
+import weakref
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -196,6 +198,8 @@ async def replayable(bot: GameHost, guild_id: int | None, session_id: int) -> Se
     session = await bot.sessions.get(session_id)
     if session is None or guild_id is None or session.guild_id != guild_id:
         raise ReplayUnavailable(_("There is no such game in this server to replay."))
+    if session.status == "cancelled":
+        raise ReplayUnavailable(_("This game ended without a result, so it has no replay."))
     if session.status != "finished":
         raise ReplayUnavailable(
             _("Only a finished game can be replayed: follow this one on its message.")
@@ -203,7 +207,23 @@ async def replayable(bot: GameHost, guild_id: int | None, session_id: int) -> Se
     return session
 
 
+# Each bot's frames of the games replayed lately, by (session, version). A finished
+# game's log never changes, so a version's frames are the same every time: each step
+# press would otherwise rebuild the whole game (a duel against the AI runs its AI again,
+# ~20 ms a round). Only a speed-up: any process rebuilds what it does not hold.
+FRAMES_KEPT = 32
+_kept: weakref.WeakKeyDictionary[GameHost, OrderedDict[tuple[int, int], list[ReplayFrame]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def frames_of(bot: GameHost, session: Session) -> list[ReplayFrame]:
+    key = (session.id, session.version)
+    frames_kept = _kept.setdefault(bot, OrderedDict())
+    kept = frames_kept.get(key)
+    if kept is not None:
+        frames_kept.move_to_end(key)
+        return kept
     handler = bot.sessions.handlers.get(session.game)
     rebuild = getattr(handler, "replay", None)
     if rebuild is None:
@@ -211,6 +231,9 @@ async def frames_of(bot: GameHost, session: Session) -> list[ReplayFrame]:
     frames: list[ReplayFrame] = await rebuild(session, await bot.sessions.event_log(session.id))
     if not frames:
         raise ReplayUnavailable()
+    frames_kept[key] = frames
+    while len(frames_kept) > FRAMES_KEPT:
+        frames_kept.popitem(last=False)
     return frames
 
 

@@ -287,3 +287,40 @@ async def test_history_replays_a_game_of_a_closed_season(
     refused = await bob.select(listed.message, ["not-a-game"])
     assert refused.ephemeral and "There is no such game in this server" in refused.text()
     assert (listed.message.content, listed.message.embeds) == listing
+
+
+async def test_a_game_without_a_result_or_a_log_that_does_not_replay_is_refused(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: Player,
+    bob: Player,
+    carol: Player,
+) -> None:
+    # A declined challenge never became a game: nothing to replay.
+    declined = await alice.slash("knucklebones challenge", opponent=carol)
+    assert declined.message is not None
+    await carol.click(declined.message, "Decline")
+    stopped = await session_for(running_bot, declined.message)
+    assert stopped.status == "cancelled"
+    copied = await fake_discord.seed_bot_message(
+        guild.default_channel,
+        content="copied",
+        components=[button(f"replay:{stopped.id}", "Replay")],
+    )
+    refused = await carol.click(copied, "Replay")
+    assert refused.ephemeral
+    assert "This game ended without a result, so it has no replay." in refused.text()
+
+    # A finished game whose stored moves no longer give its end (a log damaged by hand):
+    # refused in words, not shown wrong.
+    board, _history = await play_knucklebones(fake_discord, alice, bob)
+    session = await session_for(running_bot, board)
+    await running_bot.db.write(
+        "UPDATE events SET events = ? WHERE session_id = ? AND version = ?",
+        ("[]", session.id, session.version - 1),
+    )
+    refused = await bob.click(board, "Replay")
+    assert refused.ephemeral
+    assert "This game's replay could not be rebuilt from its record, sorry." in refused.text()
+    assert board.labels() == ["Rematch", "Replay"]
