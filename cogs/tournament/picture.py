@@ -118,13 +118,18 @@ def round_name(round_number: int, total_rounds: int) -> str:
 
 
 def format_name(tournament: Tournament) -> str:
-    """The event's format and match length: "Swiss · best of 3"."""
-    kind = _("Single elimination") if tournament.format is Format.SINGLE_ELIMINATION else _("Swiss")
+    """The event's format and match length: "Swiss · best of 3" (one message each, so the
+    format's name agrees with the rest in every language)."""
+    games = number(tournament.best_of)
+    if tournament.format is Format.SINGLE_ELIMINATION:
+        if tournament.best_of == 1:
+            # Translators: a tournament's format, its matches one game each.
+            return _("Single elimination · one game a match")
+        # Translators: a tournament's format and how long a match is: "best of 3".
+        return _("Single elimination · best of {games}").format(games=games)
     if tournament.best_of == 1:
-        # Translators: a tournament's format, its matches one game each: "Swiss · one game a match".
-        return _("{format} · one game a match").format(format=kind)
-    # Translators: a tournament's format and how long a match is: "Swiss · best of 3".
-    return _("{format} · best of {games}").format(format=kind, games=number(tournament.best_of))
+        return _("Swiss · one game a match")
+    return _("Swiss · best of {games}").format(games=games)
 
 
 def progress(tournament: Tournament) -> str:
@@ -139,23 +144,17 @@ def progress(tournament: Tournament) -> str:
 
 
 def tie_break_text(format: Format) -> str:
-    """The standings' order in one sentence, as ``game_core.tournament.tie_breaks`` has it."""
-    names = {
-        # Translators: the tie-breaks of a tournament's standings, listed in a sentence.
-        TieBreak.SCORE: _("points"),
-        TieBreak.BUCHHOLZ: _("Buchholz (the opponents' points)"),
-        TieBreak.HEAD_TO_HEAD: _("head-to-head"),
-        TieBreak.ROUND_REACHED: _("the round reached"),
-        TieBreak.MATCHES_WON: _("matches won"),
-        TieBreak.SEED: _("seed"),
+    """The standings' order in one sentence, as ``game_core.tournament.tie_breaks`` has it
+    (one whole sentence per order: a test fails if the core's order has no sentence)."""
+    sentences = {
+        (TieBreak.SCORE, TieBreak.BUCHHOLZ, TieBreak.HEAD_TO_HEAD, TieBreak.SEED): _(
+            "Ranking: points, then Buchholz (the opponents' points), then head-to-head, then seed."
+        ),
+        (TieBreak.ROUND_REACHED, TieBreak.MATCHES_WON, TieBreak.SEED): _(
+            "Ranking: the round reached, then matches won, then seed."
+        ),
     }
-    order = [names[criterion] for criterion in tie_breaks(format)]
-    # Translators: how the standings are ordered, e.g. "Ranking: points, then Buchholz
-    # (the opponents' points), then head-to-head, then seed." ({first} is the first
-    # criterion, {then} the others, joined by the text ", then ").
-    return _("Ranking: {first}, then {then}.").format(
-        first=order[0], then=_(", then ").join(order[1:])
-    )
+    return sentences[tuple(tie_breaks(format))]
 
 
 def _alt_name(name: str) -> str:
@@ -463,11 +462,13 @@ def match_text(match: _Match, names: Mapping[int, str], best_of: int) -> str | N
         return _("{player} has a bye").format(player=short[winner])
     if pairing.outcome == "void" or winner is None:
         players = [short[p] for p in pairing.players]
-        if not players:
-            return None
-        return ngettext("{names} withdrew", "{names} both withdrew", len(players)).format(
-            names=_(" and ").join(players)
-        )
+        if len(players) == 2:
+            return _("{first} and {second} both withdrew").format(
+                first=players[0], second=players[1]
+            )
+        if players:
+            return _("{player} withdrew").format(player=players[0])
+        return None
     assert loser is not None
     fields = {"winner": short[winner], "loser": short[loser]}
     if pairing.outcome == "timeout":
@@ -680,6 +681,7 @@ def standings_alt_text(
     if pages > 1:
         parts.append(_("Part {page} of {pages}.").format(page=number(index), pages=number(pages)))
     rows_text = "; ".join(standing_text(tournament, standing, names) for standing in rows)
-    parts.append(_("Standings: {rows}.").format(rows=rows_text))
+    # A heading and a list of rows: no sentence for the rows to agree with.
+    parts.append(_("Standings:") + " " + rows_text + ".")
     parts.append(tie_break_text(tournament.format))
     return clip_alt_text(" ".join(parts))
