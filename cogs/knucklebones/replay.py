@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.model.contract import LoggedMove, ReplayFrame, Session
 from bot.model.errors import ReplayUnavailable
+from bot.model.series import FOLLOW_UP_KEY
 from cogs.knucklebones.moves import Table
 from game_core import knucklebones as kb
 from game_core.base import Event
@@ -95,8 +96,12 @@ def frames(session: Session, log: list[LoggedMove]) -> list[ReplayFrame]:
             finished = engine.phase == "finished"
             shown.append(
                 ReplayFrame(
-                    # The rest of the stored state (a match's series) stays as stored.
-                    state={**final, **step.dump()},
+                    # The rest of the stored state (a match's series) stays as stored,
+                    # but not the rematch asked for after the game: not part of its play.
+                    state={
+                        **{k: v for k, v in final.items() if k != FOLLOW_UP_KEY},
+                        **step.dump(),
+                    },
                     status=session.status if finished else "active",
                     events=list(move.events),
                 )

@@ -186,6 +186,13 @@ async def test_a_replay_goes_on_after_a_restart(
     again = await open_replay(bob, board)
     await press(bob, again, LAST)
     assert shown(again, BOARD) == history[-1]
+    # A rematch asked for since is not part of the game's play: the last step is the end
+    # as it was shown then.
+    await alice.click(board, "Rematch")
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old Rematch")
+    third = await open_replay(bob, board)
+    await press(bob, third, LAST)
+    assert shown(third, BOARD) == history[-1]
 
 
 async def test_a_weighted_dice_replay_steps_from_the_roll_off_to_the_end(

@@ -227,7 +227,7 @@ async def test_duels_against_the_ai_and_their_rematch_replay_as_played(
     started = await alice.slash("duel ai", hp=10)
     assert started.message is not None
     first = Duel(fake_discord, started.message, "dd")
-    seen = await play_the_ai(fake_discord, first, alice)
+    seen = first_seen = await play_the_ai(fake_discord, first, alice)
     await step_through(alice, first.board, seen)
 
     again = await alice.click(first.board, "Rematch")
@@ -243,3 +243,5 @@ async def test_duels_against_the_ai_and_their_rematch_replay_as_played(
     )
     old = await open_replay(alice, first.board)
     assert step_of(old)[0] == 1
+    await press(alice, old, LAST)
+    assert board_of(old, replay=True) == first_seen[-1]
