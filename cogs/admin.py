@@ -47,6 +47,7 @@ from cogs.admin_render import (
     setting_value_text,
     settings_embed,
     settings_error_text,
+    tournament_threads_line,
 )
 from cogs.texts import GAME_CHOICES, command_text
 
@@ -156,6 +157,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                 application_id=self.bot.application_id,
             )
         ]
+        if not in_thread:
+            lines.append(tournament_threads_line(interaction.app_permissions))
         sent = await self.bot.send_dm(
             interaction.user.id,
             content=_("👋 DMs work: your secret moves (Diceman, Dimension Duel) will arrive here."),

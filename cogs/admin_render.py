@@ -81,6 +81,17 @@ def permission_check_line(
     return f"{lacking} {fix}"
 
 
+def tournament_threads_line(permissions: discord.Permissions) -> str:
+    """Where ``/tournament`` plays its matches from this channel: in a thread of the event's
+    message when the bot may open one and write in it, else in the channel itself."""
+    if permissions.create_public_threads and permissions.send_messages_in_threads:
+        return _("✅ Tournaments opened here play their matches in a thread of their message.")
+    return _(
+        "ℹ️ Tournaments opened here play their matches in this channel: to play them in a "
+        "thread, give me **Create Public Threads** and **Send Messages in Threads**."
+    )
+
+
 def duration_text(seconds: int) -> str:
     """300 -> "5 min", 90 -> "1 min 30 s", 7200 -> "2 h"."""
     hours, rest = divmod(int(seconds), 3600)

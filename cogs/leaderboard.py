@@ -34,6 +34,7 @@ from bot.ladder.standings import (
 from bot.ladder.standings import history as finished_games
 from bot.model.catalog import GAME_TITLES, GAMES, game_title
 from bot.model.errors import UserError
+from bot.play.tournaments import tournament_record_of
 from bot.ui.answers import answer_for
 from bot.ui.languages import public_language
 from bot.ui.replay import pick_view
@@ -246,8 +247,17 @@ class Leaderboards(commands.Cog):
             target.id,
             provisional_games=settings.provisional_games,
         )
+        played, won = await tournament_record_of(self.bot.db, interaction.guild_id, target.id)
         with i18n.use(await public_language(self.bot, interaction.guild_id)):
             embed = stats_embed(found, target.display_name, self.bot.guides)
+            if played:
+                embed.add_field(
+                    name=_("🏆 Tournaments"),
+                    value=_("Played: {played} · Won: {won}").format(
+                        played=number(played), won=number(won)
+                    ),
+                    inline=False,
+                )
         await answer_for(interaction).send(
             ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -38,13 +38,14 @@ from bot import i18n
 from bot.i18n import _, ngettext, number
 from bot.ladder.results import shown_rating
 from bot.ladder.seasons import current_season
+from bot.model.catalog import game_title
 from bot.model.contract import OPEN_STATUSES, Deadline, NewSession, Outcome, Seat, Session
 from bot.model.errors import AlreadyPlaying, UserError
 from bot.model.series import match_decided, new_match, with_series
 from bot.model.text import escape
 from bot.play.guild_settings import load_guild_settings
 from bot.play.sessions import SessionService, Started
-from bot.storage import Connection, StorageUnavailable
+from bot.storage import Connection, Database, StorageUnavailable
 from bot.storage.move_writes import MoveWrite
 from bot.storage.sessions import insert_session, saved_session
 from bot.storage.tournaments import (
@@ -151,6 +152,12 @@ class EventView:
     @property
     def names(self) -> dict[int, str]:
         return {player.user_id: player.display_name for player in self.players}
+
+
+async def tournament_record_of(db: Database, guild_id: int, user_id: int) -> tuple[int, int]:
+    """(events played, events won) by a player on a server, for ``/stats``: played = took
+    part in an event that started and was not cancelled, won = finished as its winner."""
+    return await tournament_record(db, guild_id, user_id)
 
 
 def parse_bracket(row: TournamentRow) -> core.Tournament | None:
@@ -265,6 +272,11 @@ class TournamentService:
             swiss_rounds = None
         async with self.db.transaction() as conn:
             settings = await load_guild_settings(conn, guild_id, self.sessions.defaults)
+            language = settings.language or i18n.server_language()
+            if not cleaned:
+                # Unnamed: the game's name, in the event's language.
+                with i18n.use(language):
+                    cleaned = game_title(game)
             tournament_id = await insert_tournament(
                 conn,
                 NewTournament(
@@ -279,7 +291,7 @@ class TournamentService:
                     swiss_rounds=swiss_rounds,
                     starts_at=starts_at,
                     seed=self.sessions.seeds.next(),
-                    language=settings.language or i18n.server_language(),
+                    language=language,
                 ),
                 now=now,
             )

@@ -1,0 +1,226 @@
+"""Tournaments end to end on the fake Discord, on both databases: a 6-player single
+elimination (two byes) and a 7-player Swiss played to their winners in the event's thread
+with the duels' own challenges, a match lost on time, a removed player, a restart in the
+middle, and an event cancelled for too few players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from fakediscord import BotHarness, FakeChannel, FakeDiscord, FakeGuild, FakeMessage, Player
+from fakediscord.models import DEFAULT_BOT_PERMISSIONS
+
+from bot.app import DiceBot
+from bot.play.guild_settings import GuildSettings
+from bot.play.tournaments import TournamentService
+from cogs.tournament.cog import TournamentCog
+
+MANAGER = discord.Permissions(manage_guild=True)
+# The bot's role, allowed to open the event's thread and to play in it.
+WITH_THREADS = discord.Permissions(
+    DEFAULT_BOT_PERMISSIONS.value
+    | discord.Permissions(create_public_threads=True, send_messages_in_threads=True).value
+)
+
+
+def cog_of(bot: DiceBot) -> TournamentCog:
+    # discord.py loads a fresh copy of the cog's module per bot: not this test's class.
+    cog = bot.get_cog("TournamentCog")
+    assert type(cog).__name__ == TournamentCog.__name__
+    return cog  # type: ignore[return-value]
+
+
+async def open_event(
+    host: Player, players: list[Player], fake: FakeDiscord, **options: object
+) -> FakeMessage:
+    made = await host.slash("tournament new", game="knucklebones", name="Cup", **options)
+    event = made.message
+    assert event is not None
+    assert "sign-ups are open" in event.content
+    for player in players:
+        joined = await player.click(event, "Join")
+        assert joined.ephemeral and "You are in" in joined.text()
+    return event
+
+
+def games_waiting(thread_messages: Callable[[], list[FakeMessage]]) -> list[FakeMessage]:
+    """The thread's game messages still waiting for their challenged player."""
+    return [m for m in thread_messages() if "Accept" in m.labels()]
+
+
+async def play_round(
+    bot: DiceBot,
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    players: dict[int, Player],
+    where: FakeChannel,
+    *,
+    games: int,
+    loser: Callable[[int, int], int] = max,
+) -> None:
+    """Every game of the round: the challenged player accepts, then ``loser`` of the two
+    gives the game up with the game's own forfeit command, in the thread."""
+    await fake.wait_for(
+        lambda: len(games_waiting(where.messages)) == games, what=f"{games} games to play"
+    )
+    for message in games_waiting(where.messages):
+        service = cog_of(bot).service
+        session = await session_of(bot, service, message.id)
+        first, second = (seat.user_id for seat in session.seats)
+        await players[second].click(message, "Accept")
+        out = loser(first, second)
+        answer = await players[out].slash("knucklebones forfeit", channel=where)
+        assert not answer.ephemeral
+    await cog_of(bot).settle()
+
+
+async def session_of(bot: DiceBot, service: TournamentService, message_id: int):  # type: ignore[no-untyped-def]
+    row = await bot.db.fetch_one("SELECT id FROM sessions WHERE message_id = ?", (message_id,))
+    assert row is not None
+    return await bot.sessions.require(row["id"])
+
+
+async def test_six_players_single_elimination_with_two_byes_and_a_restart(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    await guild.set_bot_role_permissions(WITH_THREADS)
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    players = [await guild.add_member(f"player{index}") for index in range(1, 7)]
+    by_id = {player.id: player for player in players}
+    check = await host.slash("dicebot check")
+    assert "play their matches in a thread" in (await check.final_message()).text()
+    event = await open_event(host, players, fake_discord)
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(
+        lambda: "Player6" in event.embeds[0]["fields"][0]["value"], what="the sign-ups shown"
+    )
+    started = await host.click(event, "Start")
+    assert "started" in started.text()
+    await cog_of(bot).settle()
+    (thread,) = guild.default_channel.threads()
+    # Round 1: two games (seeds 1 and 2 have byes).
+    await play_round(bot, fake_discord, guild, by_id, thread, games=2)
+    bot = await bot_factory.restart()
+    # Round 2 (the semifinals), then the final, after a restart.
+    await play_round(bot, fake_discord, guild, by_id, thread, games=2)
+    await play_round(bot, fake_discord, guild, by_id, thread, games=1)
+    await fake_discord.wait_for(lambda: "wins the tournament" in event.content, what="the winner")
+    assert event.attachments
+    rows = await bot.db.fetch_all("SELECT status, winner_id FROM tournaments")
+    assert [tuple(row) for row in rows] == [("finished", min(by_id))]
+
+
+async def test_too_few_players_cancel_the_event(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    players = [await guild.add_member(f"player{index}") for index in range(1, 4)]
+    event = await open_event(host, players, fake_discord)
+    refused = await players[0].click(event, "Start")
+    assert refused.ephemeral and "host" in refused.text()
+    answer = await host.click(event, "Start")
+    assert "Too few players" in answer.text()
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(lambda: "is cancelled" in event.content, what="the cancel")
+    assert event.labels() == []
+
+
+async def test_a_match_not_started_in_time_is_lost(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: object
+) -> None:
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    players = [await guild.add_member(f"player{index}") for index in range(1, 5)]
+    event = await open_event(host, players, fake_discord, format="swiss")
+    await host.click(event, "Start")
+    await cog_of(bot).settle()
+    # The bot may not open threads here: the matches are played in the channel, as
+    # /dicebot check says.
+    assert guild.default_channel.threads() == []
+    check = await host.slash("dicebot check")
+    assert "play their matches in this channel" in (await check.final_message()).text()
+    channel = guild.default_channel
+    await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
+    first_round = {message.id for message in games_waiting(channel.messages)}
+    clock.advance(GuildSettings().challenge_expiry_seconds + 1)  # type: ignore[attr-defined]
+    await fake_discord.wait_for(
+        lambda: (
+            {m.id for m in games_waiting(channel.messages)} - first_round
+            and len(games_waiting(channel.messages)) == 2
+        ),
+        what="round 2's games",
+    )
+    rows = await bot.db.fetch_all(
+        "SELECT reason FROM tournament_matches WHERE round = 1 ORDER BY table_no"
+    )
+    assert [row["reason"] for row in rows] == ["time", "time"]
+
+
+async def test_seven_players_swiss_with_a_removal_then_the_list(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    await guild.set_bot_role_permissions(WITH_THREADS)
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    players = [await guild.add_member(f"player{index}") for index in range(1, 8)]
+    by_id = {player.id: player for player in players}
+    event = await open_event(host, players, fake_discord, format="swiss")
+    await host.click(event, "Start")
+    await cog_of(bot).settle()
+    (thread,) = guild.default_channel.threads()
+    # Round 1: three games and a bye. Before they are played, the host takes a player
+    # out (in the thread): their opponent goes through without playing.
+    await fake_discord.wait_for(lambda: len(games_waiting(thread.messages)) == 3, what="round 1")
+    message = games_waiting(thread.messages)[0]
+    session = await session_of(bot, cog_of(bot).service, message.id)
+    gone = session.seats[1].user_id
+    refused = await players[0].slash("tournament remove", channel=thread, player=by_id[gone])
+    assert refused.ephemeral and "host" in refused.text()
+    removed = await host.slash("tournament remove", channel=thread, player=by_id[gone])
+    assert "is out of the tournament" in removed.text()
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(
+        lambda: message.labels() != ["Accept", "Decline"], what="the removed player's game ended"
+    )
+    await play_round(bot, fake_discord, guild, by_id, thread, games=2)
+    # Rounds 2 and 3: six players left, three games each.
+    await play_round(bot, fake_discord, guild, by_id, thread, games=3)
+    await play_round(bot, fake_discord, guild, by_id, thread, games=3)
+    await fake_discord.wait_for(lambda: "wins the tournament" in event.content, what="the winner")
+    places = await bot.db.fetch_all(
+        "SELECT user_id, place, removed FROM tournament_players ORDER BY place"
+    )
+    assert [row["place"] for row in places] == list(range(1, 8))
+    assert [row["user_id"] for row in places if row["removed"]] == [gone]
+    listed = await host.slash("tournament list")
+    assert "Cup" in listed.text() and "finished" in listed.text()
+    winner = places[0]["user_id"]
+    stats = await by_id[winner].slash("stats")
+    assert stats.message is not None
+    shown = str(stats.message.embeds)
+    assert "🏆 Tournaments" in shown and "Played: 1 · Won: 1" in shown
+
+
+async def test_the_host_cancels_a_running_event(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    players = [await guild.add_member(f"player{index}") for index in range(1, 5)]
+    event = await open_event(host, players, fake_discord)
+    await host.click(event, "Start")
+    await cog_of(bot).settle()
+    channel = guild.default_channel
+    await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
+    refused = await players[0].slash("tournament cancel")
+    assert refused.ephemeral and "host" in refused.text()
+    done = await host.slash("tournament cancel")
+    assert "cancelled" in done.text()
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(lambda: "was cancelled" in event.content, what="the event")
+    await fake_discord.wait_for(lambda: games_waiting(channel.messages) == [], what="games end")
+    again = await host.slash("tournament cancel")
+    assert again.ephemeral and "no tournament running" in again.text()
