@@ -37,10 +37,14 @@ from bot.ui.replies import DMS_CLOSED_HELP
 from cogs.admin_controls import SeasonConfirmButton, require_manage_guild, season_confirm_view
 from cogs.admin_render import (
     FIELD_LABELS,
+    HOSTS_EVERYONE,
+    HOSTS_FIELD,
+    HOSTS_MANAGERS,
     LANGUAGE_FIELD,
     SETTING_OPTIONS,
     GameSeasons,
     confirmation_text,
+    hosts_text,
     language_text,
     permission_check_line,
     seasons_embed,
@@ -181,8 +185,15 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         lobby_expiry="Seconds before an unstarted Weighted Dice lobby closes (60-86400).",
         provisional_games="Games a player needs before being ranked (0-100).",
         language="The language of game messages here (default: the server's own language).",
+        tournament_hosts="Who can open a tournament: Manage Server only (default), or anyone.",
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(
+        language=LANGUAGE_CHOICES,
+        tournament_hosts=[
+            app_commands.Choice(name="Members with Manage Server", value=HOSTS_MANAGERS),
+            app_commands.Choice(name="Any member", value=HOSTS_EVERYONE),
+        ],
+    )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def settings(
@@ -196,6 +207,7 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         lobby_expiry: int | None = None,
         provisional_games: int | None = None,
         language: str | None = None,
+        tournament_hosts: str | None = None,
     ) -> None:
         require_manage_guild(
             interaction,
@@ -220,6 +232,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
         if language is not None:
             # "server": no choice of ours, the server's own Discord language.
             changes[LANGUAGE_FIELD] = None if language == FOLLOW_SERVER else language
+        if tournament_hosts is not None:
+            changes[HOSTS_FIELD] = tournament_hosts == HOSTS_EVERYONE
         defaults = self.bot.sessions.defaults
         if not changes:
             current = await self.bot.sessions.guild_settings(interaction.guild_id)
@@ -245,6 +259,8 @@ class Admin(commands.GroupCog, group_name="dicebot", group_description="Dicebot 
                     setting=_(FIELD_LABELS[field]),
                     value=language_text(value)
                     if field == LANGUAGE_FIELD
+                    else hosts_text(value)
+                    if field == HOSTS_FIELD
                     else setting_value_text(field, value),
                 )
                 for field, value in changes.items()

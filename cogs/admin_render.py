@@ -35,8 +35,21 @@ SETTING_OPTIONS: dict[str, tuple[str, str]] = {
     "provisional_games": ("provisional_games", N_("Provisional threshold")),
 }
 LANGUAGE_FIELD = "language"
+# Who may open a tournament: the option, its stored field, and its two choices' values.
+HOSTS_OPTION = "tournament_hosts"
+HOSTS_FIELD = "tournaments_by_anyone"
+HOSTS_EVERYONE = "everyone"
+HOSTS_MANAGERS = "managers"
 FIELD_LABELS = {field: label for field, label in SETTING_OPTIONS.values()}
 FIELD_LABELS[LANGUAGE_FIELD] = N_("Language of game messages")
+FIELD_LABELS[HOSTS_FIELD] = N_("Who can open a tournament")
+
+
+def hosts_text(by_anyone: bool) -> str:
+    """The tournament hosts setting's value, as the settings show it."""
+    if by_anyone:
+        return _("any member")
+    return _("members with the **Manage Server** permission")
 
 
 def language_text(code: str | None) -> str:
@@ -159,6 +172,13 @@ def settings_embed(current: GuildSettings, defaults: GuildSettings, note: str) -
             setting=_(FIELD_LABELS[LANGUAGE_FIELD]),
             value=language_text(current.language),
             option=option_word(LANGUAGE_FIELD),
+        )
+    )
+    lines.append(
+        _("**{setting}**: {value} (`{option}`)").format(
+            setting=_(FIELD_LABELS[HOSTS_FIELD]),
+            value=hosts_text(current.tournaments_by_anyone),
+            option=option_word(HOSTS_OPTION),
         )
     )
     embed.description = note + "\n\n" + "\n".join(lines)

@@ -30,6 +30,9 @@ class GuildSettings(BaseModel):
     # The language public game messages speak (a code of bot.i18n.LANGUAGES); None follows
     # the server's own Discord language.
     language: str | None = None
+    # Who may open a tournament (/tournament new): members with Manage Server only, or,
+    # when True, any member (who then hosts it: starts it, removes players, cancels it).
+    tournaments_by_anyone: bool = False
 
     @field_validator("language")
     @classmethod

@@ -265,9 +265,13 @@ class TournamentCog(
         name: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        if not may_manage(interaction):
+        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        if not may_manage(interaction) and not settings.tournaments_by_anyone:
             raise UserError(
-                _("Only members with the **Manage Server** permission can open a tournament.")
+                _(
+                    "Only members with the **Manage Server** permission can open a tournament "
+                    "here (a server admin can open it to everyone in {command})."
+                ).format(command=command_mention("dicebot", "settings"))
             )
         row = await self.service.create(
             guild_id=interaction.guild_id,

@@ -224,3 +224,25 @@ async def test_the_host_cancels_a_running_event(
     await fake_discord.wait_for(lambda: games_waiting(channel.messages) == [], what="games end")
     again = await host.slash("tournament cancel")
     assert again.ephemeral and "no tournament running" in again.text()
+
+
+async def test_any_member_may_host_where_the_settings_allow_it(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    bot = await bot_factory.start()
+    admin = await guild.add_member("admin", permissions=MANAGER)
+    member = await guild.add_member("member")
+    refused = await member.slash("tournament new", game="diceman")
+    assert refused.ephemeral and "Only members with the **Manage Server** permission" in (
+        refused.text()
+    )
+    assert await bot.db.fetch_all("SELECT id FROM tournaments") == []
+    saved = await admin.slash("dicebot settings", tournament_hosts="everyone")
+    assert saved.message is not None
+    shown = str(saved.message.embeds)
+    assert "Who can open a tournament" in shown and "any member" in shown
+    made = await member.slash("tournament new", game="diceman")
+    assert made.message is not None and "sign-ups are open" in made.message.content
+    # The member hosts it: they may start it (too few players here: it is cancelled).
+    answer = await member.click(made.message, "Start")
+    assert "Too few players" in answer.text()
