@@ -39,7 +39,16 @@ from bot.i18n import _, ngettext, number
 from bot.ladder.results import shown_rating
 from bot.ladder.seasons import current_season
 from bot.model.catalog import game_title
-from bot.model.contract import OPEN_STATUSES, Deadline, NewSession, Outcome, Seat, Session
+from bot.model.contract import (
+    CHANNEL_DELETED,
+    MESSAGE_REFUSED,
+    OPEN_STATUSES,
+    Deadline,
+    NewSession,
+    Outcome,
+    Seat,
+    Session,
+)
 from bot.model.errors import AlreadyPlaying, UserError
 from bot.model.series import match_decided, new_match, with_series
 from bot.model.text import escape
@@ -112,6 +121,9 @@ BY_SEED = "seed"
 
 # The session's cancel reason when an event's game is stopped (a removal, a cancelled event).
 GAME_STOPPED = "tournament"
+# A game cancelled for these reasons cannot be played where it was (see ``unplayable_place``).
+UNPLAYABLE = (CHANNEL_DELETED, MESSAGE_REFUSED)
+CHANNEL_UNUSABLE = "channel_unusable"
 
 
 class TournamentNotFound(UserError):
@@ -539,9 +551,16 @@ class TournamentService:
             return []
         end = game_end(write, match)
         if end.void:
-            # Stopped without a result (a deleted channel, an admin): the next drive
-            # starts the pairing's game again.
+            # Stopped without a result (an admin, a deleted channel): the next drive starts
+            # the pairing's game again. Where the bot can no longer play (its thread
+            # deleted, or closed to it), the event's games move to its channel; if that is
+            # the event's own channel, the event ends.
             await save_match(conn, replace(match, open_session=None))
+            if unplayable_place(write):
+                if row.thread_id is not None and session.channel_id == row.thread_id:
+                    await store_thread(conn, row.id, None)
+                else:
+                    await self._save(conn, row, status="cancelled", cancel_reason=CHANNEL_UNUSABLE)
             return []
         scored = replace(
             match,
@@ -752,6 +771,14 @@ def game_end(write: MoveWrite, match: MatchRow) -> GameEnd:
         loser = match.second_id if winner == match.first_id else match.first_id
         return GameEnd(winner, True, match_lost_by=loser, reason=ON_TIME)
     return GameEnd(winner, True)
+
+
+def unplayable_place(write: MoveWrite) -> bool:
+    """Whether a game ended because its channel is gone or closed to the bot."""
+    return any(
+        event.get("type") == "cancelled" and event.get("reason") in UNPLAYABLE
+        for event in write.step.events
+    )
 
 
 def match_result(

@@ -40,6 +40,7 @@ from bot.pictures import palette as colours
 from bot.pictures import worker as picture_worker
 from bot.play.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS
 from bot.play.tournaments import (
+    CHANNEL_UNUSABLE,
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -105,6 +106,10 @@ def status_line(view: EventView) -> str:
                 "🏆 **{name}** is cancelled: it needs at least {count} players.",
                 MIN_PLAYERS,
             ).format(name=title, count=number(MIN_PLAYERS))
+        if row.cancel_reason == CHANNEL_UNUSABLE:
+            return _("🏆 **{name}** was cancelled: I can no longer post in its channel.").format(
+                name=title
+            )
         return _("🏆 **{name}** was cancelled by its host.").format(name=title)
     if row.status == "finished":
         if row.winner_id is None:
@@ -460,7 +465,15 @@ class TournamentCog(
                         session.channel_id, guild_id=session.guild_id
                     )
                     fields = {key: value for key, value in fields.items() if value is not None}
-                    sent = await channel.send(**fields)
+                    try:
+                        sent = await channel.send(**fields)
+                    except discord.HTTPException as error:
+                        # The publisher posts it after this block, or ends the game if it
+                        # cannot (the service then moves the event to its channel).
+                        log.info(
+                            "tournament game %s: not posted (HTTP %s)", session_id, error.status
+                        )
+                        continue
                     await self.bot.sessions.set_message(session_id, sent.id, session.version)
             finally:
                 self._posting.discard(session_id)

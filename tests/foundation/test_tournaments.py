@@ -16,7 +16,15 @@ import pytest
 from foundation_support import OpenAnother
 
 from bot.model.clock import ManualClock
-from bot.model.contract import Deadline, NewSession, Seat, Step, StepContext
+from bot.model.contract import (
+    CHANNEL_DELETED,
+    MESSAGE_REFUSED,
+    Deadline,
+    NewSession,
+    Seat,
+    Step,
+    StepContext,
+)
 from bot.model.errors import UserError
 from bot.model.series import (
     keep_series,
@@ -30,6 +38,7 @@ from bot.play.guild_settings import GuildSettings
 from bot.play.sessions import SeedSource, SessionService
 from bot.play.tournaments import (
     CANCELLED_BY_HOST,
+    CHANNEL_UNUSABLE,
     TOO_FEW_PLAYERS,
     TournamentRunner,
     TournamentService,
@@ -440,3 +449,53 @@ async def test_another_process_carries_the_event_on(
     assert await world.service.drive(row.id) == []
     await world.play(final[0], final[1])
     assert (await other.service.get(row.id)).winner_id == final[1]
+
+
+async def test_a_deleted_thread_moves_the_games_to_the_channel(world: World) -> None:
+    row = await world.new_event(4, format=core.Format.SWISS)
+    await world.service.start(row.id, HOST)
+    (session_id, _first, _second), _other = await world.current_games(row.id)
+    # The publisher found the thread gone: the game ends without a result.
+    await world.sessions.cancel(session_id, None, CHANNEL_DELETED)
+    await world.settle()
+    moved = await world.service.get(row.id)
+    assert (moved.status, moved.thread_id, moved.games_channel_id) == ("running", None, CHANNEL)
+    channels = {
+        (await world.sessions.require(game)).channel_id
+        for game in await world.service.round_games(row.id)
+    }
+    assert channels == {CHANNEL, THREAD}  # the new game in the channel, the other as it was
+
+
+async def test_an_unusable_channel_ends_the_event(world: World) -> None:
+    row = await world.new_event(4, format=core.Format.SWISS)
+    await world.service.set_thread(row.id, None)
+    await world.service.start(row.id, HOST)
+    session_id = (await world.service.round_games(row.id))[0]
+    await world.sessions.cancel(session_id, None, MESSAGE_REFUSED)
+    await world.settle()
+    done = await world.service.get(row.id)
+    assert (done.status, done.cancel_reason) == ("cancelled", CHANNEL_UNUSABLE)
+
+
+async def test_a_player_in_two_events_plays_one_match_at_a_time_in_a_channel(
+    world: World,
+) -> None:
+    first_event = await world.new_event(4, format=core.Format.SWISS)
+    second_event = await world.new_event(4, format=core.Format.SWISS)
+    await world.service.start(first_event.id, HOST)
+    await world.service.start(second_event.id, HOST)
+    # Both events play in the same thread here: the second one's games wait.
+    assert len(await world.current_games(first_event.id)) == 2
+    assert await world.current_games(second_event.id) == []
+    await world.play_round(first_event.id)
+    # The first event's round 2 and the second's round 1 compete for the same players;
+    # each player is in one game at a time, whichever event it is for.
+    assert await world.service.drive(second_event.id) == []
+    busy = [
+        player
+        for event in (first_event.id, second_event.id)
+        for _game, one, two in await world.current_games(event)
+        for player in (one, two)
+    ]
+    assert len(busy) == len(set(busy)) == 4
