@@ -70,7 +70,7 @@ from bot.storage.tournaments import (
     due_to_start,
     game_link,
     guild_tournaments,
-    hold_match,
+    hold_event,
     insert_match,
     insert_tournament,
     link_game,
@@ -527,7 +527,7 @@ class TournamentService:
     async def before_end(self, conn: Connection, write: MoveWrite) -> None:
         link = await game_link(conn, write.previous.id)
         if link is not None:
-            await hold_match(conn, link)
+            await hold_event(conn, link.tournament_id)
 
     async def after_end(self, conn: Connection, write: MoveWrite) -> list[Started]:
         link = await game_link(conn, write.previous.id)

@@ -481,15 +481,13 @@ async def game_link(conn: Connection, session_id: int) -> GameLink | None:
     return GameLink(row["tournament_id"], row["round"], row["table_no"])
 
 
-async def hold_match(conn: Connection, link: GameLink) -> None:
-    """Lock a pairing's row for the move that ends one of its games, before the move is
-    written (sessions, then pairings: every transaction that takes both takes them in that
-    order). A write, so a PostgreSQL move tried outside a transaction takes the locked one."""
-    await conn.execute(
-        "UPDATE tournament_matches SET games = games"
-        " WHERE tournament_id = ? AND round = ? AND table_no = ?",
-        (link.tournament_id, link.round, link.table_no),
-    )
+async def hold_event(conn: Connection, tournament_id: int) -> None:
+    """Lock an event's row for the move that ends one of its games, before the move is
+    written. Every transaction takes a session's row before its event's, and an event's
+    before its pairings', so two never wait for each other in a circle. A write (that
+    changes nothing), so a PostgreSQL move tried outside a transaction takes the locked
+    one."""
+    await conn.execute("UPDATE tournaments SET version = version WHERE id = ?", (tournament_id,))
 
 
 async def season_ordinals(

@@ -499,3 +499,30 @@ async def test_a_player_in_two_events_plays_one_match_at_a_time_in_a_channel(
         for player in (one, two)
     ]
     assert len(busy) == len(set(busy)) == 4
+
+
+async def test_a_removal_racing_the_end_of_the_match_counts_once(
+    world: World, open_another: OpenAnother, clock: ManualClock
+) -> None:
+    """Two processes: one ends a game, the other removes its winner at the same moment.
+    Whichever commits first decides the match; the other changes nothing of it."""
+    row = await world.new_event(4, format=core.Format.SINGLE_ELIMINATION)
+    await world.service.start(row.id, HOST)
+    (session_id, first, second), _other = await world.current_games(row.id)
+    await world.sessions.act(session_id, second, {"type": "accept"})
+    other = World(await open_another(), clock)
+    await asyncio.gather(
+        world.sessions.act(session_id, first, {"type": "win"}),
+        other.service.remove(row.id, HOST, first),
+        return_exceptions=True,
+    )
+    await world.settle()
+    await other.settle()
+    view = await world.service.view(row.id)
+    match = next(m for m in view.matches if m.round == 1 and m.first_id == first)
+    assert view.bracket is not None
+    pairing = next(p for p in view.bracket.pairings_of_round(1) if p.first == first)
+    assert match.winner_id is not None and pairing.winner == match.winner_id
+    assert (match.reason, pairing.outcome) in ((None, "played"), ("withdrawn", "withdrawal"))
+    assert first in view.bracket.withdrawn
+    assert (await world.sessions.require(session_id)).status in ("finished", "cancelled")
