@@ -8,9 +8,9 @@ K interactions with C in flight (16) right after a /ping run of its own (the mac
 shared: its load drifts within a run), once the bot has gone quiet, and prints
 interactions/s, p50/p99 of the time from INTERACTION_CREATE leaving the fake to the bot's
 first callback, the bot's CPU time per interaction (its process, all threads, and its
-picture helper's, shown apart: steadier than rates on a shared machine) and the REST
-requests per interaction by route, the work that follows the answers (edits, DMs)
-included, DMs apart. The scenarios:
+picture helper's, shown apart, until the bot is quiet after the run: steadier than rates
+on a shared machine) and the REST requests per interaction by route, the work that follows
+the answers (edits, DMs) included, DMs apart. The scenarios:
 
     knucklebones      a move between two players: a column press, its transaction, the
                       board re-rendered in the answer.
@@ -74,7 +74,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -137,6 +137,12 @@ class Measured:
     def classify(self, outcome: InteractionOutcome) -> str | None:
         """The line of its own a measured interaction's latency also goes to, if any."""
         return None
+
+
+# How long a worker waits for what the bot sends after an answer (the AI's reply, a round's
+# DMs): under its global pacing (36 requests a second, interaction answers apart) a lock-in
+# run's backlog grows to hundreds of requests (a worker waited more than 10 s).
+REPLY_WAIT = 120.0
 
 
 def per_worker(total: int, workers: int) -> int:
@@ -336,7 +342,7 @@ class KnucklebonesAiScenario(Measured):
         worker %= len(self.players)
         assert self.fake is not None
         await self.fake.wait_for(
-            lambda: self._ready(worker) is not None, timeout=10, what="the AI's reply"
+            lambda: self._ready(worker) is not None, timeout=REPLY_WAIT, what="the AI's reply"
         )
         game = self._ready(worker)
         assert game is not None
@@ -500,7 +506,9 @@ class SecretDuelLockInScenario(Measured):
         duels = self.duels[worker // 2]
         while True:
             await self.fake.wait_for(
-                lambda: self._ready(worker) is not None, timeout=10, what=f"a {self.name} round"
+                lambda: self._ready(worker) is not None,
+                timeout=REPLY_WAIT,
+                what=f"a {self.name} round",
             )
             game = self._ready(worker)
             assert game is not None
@@ -787,10 +795,12 @@ async def run(
     *,
     bot_pids: Sequence[int] = (),
     with_helpers: bool = False,
+    settle: Callable[[], Awaitable[None]] | None = None,
 ) -> Result:
     """``count`` interactions of ``scenario``, ``concurrency`` in flight; the CPU time of
     ``bot_pids`` (and, ``with_helpers``, of the processes they started: the picture
-    helper) over the run."""
+    helper) over the run, and after it until ``settle`` returns (the work the answers
+    left, which the bot's global pacing may send long after the last answer)."""
     latencies: list[float] = []
     parts: dict[str, list[float]] = {}
     measured = scenario if isinstance(scenario, Measured) else None
@@ -820,6 +830,8 @@ async def run(
         started = time.perf_counter()
         await asyncio.gather(*(worker(n) for n in range(concurrency)))
         seconds = time.perf_counter() - started
+        if settle is not None:
+            await settle()
     cpu_after = process_cpu_seconds(*bot_pids)
     helper_after = process_cpu_seconds(*helpers)
     fake_after = process_cpu_seconds(os.getpid())
@@ -1312,24 +1324,25 @@ async def main(args: argparse.Namespace) -> int:
         await scenario.prepare(fake, guild, await fresh_players())
         return scenario
 
+    async def settled() -> None:
+        # Quiet for longer than the bot's global pacing window (1.25 s), which sends its
+        # requests in bursts: the edits and DMs a run's answers left are all out.
+        await wait_quiet(fake, quiet=1.5, limit=120.0)
+
     async def measure(
         label: str, pid: int, ping: PingScenario, scenario: Scenario
     ) -> tuple[Result, Result]:
         # The bot first finishes what the scenario's set-up (or the run before) left it to
         # publish: a /ping run beside that backlog would be slowed by it (quiet for longer
         # than the bot's global pacing window, 1.25 s, which sends its requests in bursts).
-        await wait_quiet(fake, quiet=1.5, limit=60.0)
-        reference = await run(ping, args.count, concurrency, bot_pids=[pid], with_helpers=True)
+        await settled()
+        options: dict[str, Any] = {"bot_pids": [pid], "with_helpers": True, "settle": settled}
+        reference = await run(ping, args.count, concurrency, **options)
         print(reference.line("(a)"))
         sent_before = len(fake.requests)
-        result = await run(
-            scenario, args.move_count, concurrency, bot_pids=[pid], with_helpers=True
-        )
+        result = await run(scenario, args.move_count, concurrency, **options)
         print(result.line(label))
-        # What the moves asked of Discord, the work that follows their answers included
-        # (quiet for longer than the bot's global pacing window, 1.25 s, which sends its
-        # requests in bursts).
-        await wait_quiet(fake, quiet=1.5, limit=60.0)
+        # What the moves asked of Discord, the work that follows their answers included.
         print(rest_line(fake.requests[sent_before:], args.move_count, fake))
         return reference, result
 

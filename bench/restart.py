@@ -39,8 +39,10 @@ picture helper process included), and the bench prints, with PASS or FAIL:
 
 Usage: ``.venv/bin/python bench/restart.py [--games 0,1000,10000] [--databases
 sqlite,postgres] [--postgres postgresql://postgres@127.0.0.1:5432/test] [--guilds 100]
-[--channels 10] [--presses 20] [--spread 4]``. The PostgreSQL URL (default
-``TEST_DATABASE_URL``) names a server where the bench may create and drop a database.
+[--channels 10] [--presses 20] [--spread 4] [--record]``; ``--record`` appends target 3 to
+``bench/history/restart.jsonl`` and redraws its chart (``bench/history.py``). The
+PostgreSQL URL (default ``TEST_DATABASE_URL``) names a server where the bench may create and
+drop a database.
 ``BENCH_PROFILE_BOT=file`` runs the restarted bot under cProfile (``file.<database>.<games>``).
 """
 
@@ -68,6 +70,7 @@ sys.path.insert(0, str(SCRIPT.parent))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+import history  # noqa: E402
 from bot_process import Child, children_of, load_line, mib, rss_kib, start_child  # noqa: E402
 from fakediscord import (  # noqa: E402
     CallbackType,
@@ -744,6 +747,50 @@ async def run_database(database_key: str, args: argparse.Namespace) -> list[Rest
     return results
 
 
+def history_figures(database_key: str, result: Restart) -> list[history.Figure]:
+    """Target 3 as ``bench/history.py`` records it: the figures ``report`` judges, keyed by
+    database and open games."""
+    key = f"{database_key}/{result.games}"
+    figures = []
+    if result.presses:
+        first = result.first_served
+        figures.append(
+            history.Figure(
+                f"{key}/first-press",
+                # Never served: the 10 s the bench waited, judged FAIL.
+                round(10.0 if first is None else first, 3),
+                FIRST_PRESS_TARGET_SECONDS,
+                verdict(first is not None and first <= FIRST_PRESS_TARGET_SECONDS),
+            )
+        )
+    up_to_date = len(result.up_to_date_requests)
+    figures.append(
+        history.Figure(f"{key}/up-to-date-requests", up_to_date, 0, verdict(not up_to_date))
+    )
+    if result.due_games or result.claimed:
+        shown = result.behind_after == 0 and not result.left_due
+        figures.append(
+            history.Figure(
+                f"{key}/429s",
+                len(result.rate_limited),
+                0,
+                verdict(not result.rate_limited and shown),
+            )
+        )
+        figures.append(
+            history.Figure(
+                f"{key}/out-of-order",
+                result.out_of_order,
+                0,
+                verdict(result.out_of_order == 0 and result.applied > 0),
+            )
+        )
+    for name, kib in (("rss-ready", result.rss_ready), ("rss-settled", result.rss_settled)):
+        if kib is not None:
+            figures.append(history.Figure(f"{key}/{name}", round(kib / 1024, 1)))
+    return figures
+
+
 def summary(results: Iterable[Restart]) -> list[str]:
     lines = ["", "memory (RSS) of the bot process, timers applied and quiet:"]
     for result in results:
@@ -762,11 +809,17 @@ async def main(args: argparse.Namespace) -> int:
         flush=True,
     )
     results: list[Restart] = []
+    figures: list[history.Figure] = []
     for key in args.databases:
-        results += await run_database(key, args)
+        measured = await run_database(key, args)
+        results += measured
+        figures += [figure for result in measured for figure in history_figures(key, result)]
     for line in summary(results):
         print(line)
     print(f"({load_line()})")
+    if args.record:
+        note = f"{args.guilds} servers x {args.channels} channels, {args.presses} presses"
+        print(f"recorded in {history.record('restart', figures, note)} and its chart redrawn")
     return 0
 
 
@@ -798,6 +851,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--batches", type=int, default=8, help="batches of due games, each its own hour"
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="append target 3 to bench/history/restart.jsonl and redraw its chart "
+        "(BENCH_HISTORY_DIR, BENCH_CHART_DIR: elsewhere)",
     )
     parser.add_argument(
         "--timer-limit",

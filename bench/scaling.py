@@ -16,8 +16,10 @@ process(es) per move (not the PostgreSQL server's).
 
 Usage: ``.venv/bin/python bench/scaling.py [--count 2000] [--move-count 600]
 [--concurrency 16] [--postgres postgresql://postgres@127.0.0.1:5432/test]
-[--only sqlite-1,postgres-1,postgres-2]``. The PostgreSQL URL (default
-``TEST_DATABASE_URL``) names a server where the bench may create and drop a database.
+[--only sqlite-1,postgres-1,postgres-2] [--record]``; ``--record`` appends target 5's
+figures (moves/s, bot CPU per move) to ``bench/history/scaling.jsonl`` and redraws its chart
+(``bench/history.py``). The PostgreSQL URL (default ``TEST_DATABASE_URL``) names a server
+where the bench may create and drop a database.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ sys.path.insert(0, str(SCRIPT.parent))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+import history  # noqa: E402
 from fakediscord import FakeDiscord, Player  # noqa: E402
 from interactions import (  # noqa: E402
     WARM_UP_PINGS,
@@ -222,6 +225,21 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
                 await drop_database(args.postgres, database_name)
 
 
+def history_figures(measured: list[Measured]) -> list[history.Figure]:
+    """Target 5 as ``bench/history.py`` records it: each configuration's moves/s (all its
+    processes; the chart shows them per process) and bot CPU per move. No limit: the target
+    asks for the figures."""
+    figures = []
+    for item in measured:
+        if item.move is None:
+            continue
+        key = item.configuration.key
+        figures.append(history.Figure(f"{key}/moves", round(item.move.rate, 1)))
+        if item.move.cpu_ms is not None:
+            figures.append(history.Figure(f"{key}/cpu-per-move", round(item.move.cpu_ms, 3)))
+    return figures
+
+
 def report(measured: list[Measured]) -> None:
     baseline = next((m for m in measured if m.configuration.key == "sqlite-1"), None)
     print()
@@ -241,7 +259,7 @@ def report(measured: list[Measured]) -> None:
         )
         print(
             f"{item.configuration.label:<28} {move.rate:8.0f} {move.p50 * 1000:8.1f}"
-            f" {move.percentile(0.99) * 1000:8.1f} {item.ping.rate:8.0f}"
+            f" {move.p99 * 1000:8.1f} {item.ping.rate:8.0f}"
             f" {move.rate / item.ping.rate:9.2f}x {versus}"
             + (f" {move.cpu_ms:10.2f} ms" if move.cpu_ms is not None else "")
         )
@@ -268,6 +286,10 @@ async def main(args: argparse.Namespace) -> int:
         if item.move is not None:
             for target in targets_for([(item.ping, item.move)]):
                 print(f"{target.line()}  [{item.configuration.label}]")
+    if args.record:
+        note = f"/ping K={args.count}, moves K={args.move_count}, C={args.concurrency}"
+        path = history.record("scaling", history_figures(measured), note)
+        print(f"recorded in {path} and its chart redrawn")
     return 0
 
 
@@ -280,6 +302,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--postgres",
         default=os.environ.get("TEST_DATABASE_URL") or DEFAULT_POSTGRES,
         help="a PostgreSQL server where the bench may create and drop a database",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="append target 5's figures to bench/history/scaling.jsonl and redraw its chart "
+        "(BENCH_HISTORY_DIR, BENCH_CHART_DIR: elsewhere)",
     )
     parser.add_argument(
         "--only",

@@ -23,7 +23,9 @@ Both clients run one shard (the fake does not hold a shard to Discord's 2,500 se
 more shards would add discord.py's 5-second pause between identifies to both alike).
 
 Usage: ``.venv/bin/python bench/servers.py [--servers 0,1000,10000] [--channels 25]
-[--roles 12] [--rounds 1]``; ``--rounds 2`` runs each client twice, alternating.
+[--roles 12] [--rounds 1] [--record]``; ``--rounds 2`` runs each client twice, alternating;
+``--record`` appends target 4 to ``bench/history/servers.jsonl`` and redraws its chart
+(``bench/history.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import math
 import statistics
 import sys
 import tempfile
@@ -44,6 +47,7 @@ sys.path.insert(0, str(SCRIPT.parent))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+import history  # noqa: E402
 from bot_process import children_of, load_line, mib, rss_kib, start_child  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 
@@ -111,8 +115,17 @@ def verdict(ratio: float) -> str:
     return "PASS" if ratio <= TARGET_RATIO else "FAIL"
 
 
-def targets(starts: list[Start], counts: list[int]) -> list[str]:
-    lines = []
+@dataclass(frozen=True)
+class Judged:
+    """One of target 4's ratios at a server count, and the line that prints it."""
+
+    series: str  # bench/history.py's: "<servers>/<what>"
+    ratio: float
+    line: str
+
+
+def judged(starts: list[Start], counts: list[int]) -> list[Judged]:
+    found = []
     baseline = 0 in counts
     for servers in counts:
         if servers == 0:
@@ -120,18 +133,26 @@ def targets(starts: list[Start], counts: list[int]) -> list[str]:
         bare_rss = median_of(starts, "bare", servers, "rss_ready")
         bot_rss = median_of(starts, "bot", servers, "rss_ready")
         ratio = bot_rss / bare_rss
-        lines.append(
-            f"{verdict(ratio)}  {servers:,} servers: the bot's memory at READY <= "
-            f"{TARGET_RATIO}x a bare discord.py client's: {ratio:.2f}x ({mib(int(bot_rss))} "
-            f"against {mib(int(bare_rss))})"
+        found.append(
+            Judged(
+                f"{servers}/memory",
+                ratio,
+                f"{verdict(ratio)}  {servers:,} servers: the bot's memory at READY <= "
+                f"{TARGET_RATIO}x a bare discord.py client's: {ratio:.2f}x "
+                f"({mib(int(bot_rss))} against {mib(int(bare_rss))})",
+            )
         )
         bare_time = median_of(starts, "bare", servers, "to_ready")
         bot_time = median_of(starts, "bot", servers, "to_ready")
         ratio = bot_time / bare_time
-        lines.append(
-            f"{verdict(ratio)}  {servers:,} servers: the bot's start-up to READY <= "
-            f"{TARGET_RATIO}x the bare client's: {ratio:.2f}x ({bot_time:.1f} s against "
-            f"{bare_time:.1f} s, from the process's start)"
+        found.append(
+            Judged(
+                f"{servers}/start-up",
+                ratio,
+                f"{verdict(ratio)}  {servers:,} servers: the bot's start-up to READY <= "
+                f"{TARGET_RATIO}x the bare client's: {ratio:.2f}x ({bot_time:.1f} s against "
+                f"{bare_time:.1f} s, from the process's start)",
+            )
         )
         if not baseline:
             continue
@@ -141,10 +162,14 @@ def targets(starts: list[Start], counts: list[int]) -> list[str]:
             for kind in KINDS
         }
         ratio = added["bot"] / added["bare"] if added["bare"] > 0 else float("inf")
-        lines.append(
-            f"{verdict(ratio)}  {servers:,} servers: the memory the servers add to the bot <= "
-            f"{TARGET_RATIO}x what they add to the bare client: {ratio:.2f}x "
-            f"({mib(int(added['bot']))} against {mib(int(added['bare']))})"
+        found.append(
+            Judged(
+                f"{servers}/added-memory",
+                ratio,
+                f"{verdict(ratio)}  {servers:,} servers: the memory the servers add to the bot "
+                f"<= {TARGET_RATIO}x what they add to the bare client: {ratio:.2f}x "
+                f"({mib(int(added['bot']))} against {mib(int(added['bare']))})",
+            )
         )
         spent = {
             kind: median_of(starts, kind, servers, "identify_to_ready")
@@ -152,12 +177,34 @@ def targets(starts: list[Start], counts: list[int]) -> list[str]:
             for kind in KINDS
         }
         ratio = spent["bot"] / spent["bare"] if spent["bare"] > 0 else float("inf")
-        lines.append(
-            f"{verdict(ratio)}  {servers:,} servers: the time they add from IDENTIFY to READY "
-            f"<= {TARGET_RATIO}x the bare client's: {ratio:.2f}x ({spent['bot']:.2f} s "
-            f"against {spent['bare']:.2f} s)"
+        found.append(
+            Judged(
+                f"{servers}/added-time",
+                ratio,
+                f"{verdict(ratio)}  {servers:,} servers: the time they add from IDENTIFY to "
+                f"READY <= {TARGET_RATIO}x the bare client's: {ratio:.2f}x ({spent['bot']:.2f} s "
+                f"against {spent['bare']:.2f} s)",
+            )
         )
-    return lines
+    return found
+
+
+def targets(starts: list[Start], counts: list[int]) -> list[str]:
+    return [item.line for item in judged(starts, counts)]
+
+
+def history_figures(starts: list[Start], counts: list[int]) -> list[history.Figure]:
+    """Target 4 as ``bench/history.py`` records it (a ratio over a bare client's nil cost,
+    printed as inf and FAIL, as None: JSON has no infinity)."""
+    return [
+        history.Figure(
+            item.series,
+            round(item.ratio, 3) if math.isfinite(item.ratio) else None,
+            TARGET_RATIO,
+            verdict(item.ratio),
+        )
+        for item in judged(starts, counts)
+    ]
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -196,6 +243,10 @@ async def main(args: argparse.Namespace) -> int:
     for line in targets(starts, args.servers):
         print(line)
     print(f"({load_line()})")
+    if args.record:
+        note = f"{args.channels} channels, {args.roles} roles a server, {args.rounds} round(s)"
+        figures = history_figures(starts, args.servers)
+        print(f"recorded in {history.record('servers', figures, note)} and its chart redrawn")
     return 0
 
 
@@ -210,6 +261,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--channels", type=int, default=25, help="text channels per server")
     parser.add_argument("--roles", type=int, default=12, help="roles per server")
     parser.add_argument("--rounds", type=int, default=1, help="starts of each client per count")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="append target 4 to bench/history/servers.jsonl and redraw its chart "
+        "(BENCH_HISTORY_DIR, BENCH_CHART_DIR: elsewhere)",
+    )
     return parser.parse_args(argv)
 
 
