@@ -44,16 +44,18 @@ move's CPU time, and the line says how many).
 
 Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--move-count 1000]
 [--concurrency 16] [--warm-up 1000] [--scenarios knucklebones-ai,diceman,duel,weighted]
-[--no-floor] [--profile FILE] [--move-scenario knucklebones | path/to/file.py:factory |
-package.module:factory]``
+[--no-floor] [--record] [--profile FILE] [--move-scenario knucklebones |
+path/to/file.py:factory | package.module:factory]``
 
 A move scenario for the first line is built in (``knucklebones``) or a module (file path or
 dotted name) with a factory taking ``floor: bool`` returning an object with ``name: str``,
 ``async prepare(fake, guild, players)`` and ``async fire(worker: int, index: int) ->
 FakeInteraction``; see ``PingScenario``. Raise ``ScenarioUnavailable`` from the factory or
 ``prepare`` to report it as unavailable; only the built-in scenarios have floors.
-``--profile FILE`` (or ``BENCH_PROFILE_BOT=FILE``) runs the bot under cProfile (CPU time of
-the event loop's thread) into FILE, the floors' bot into ``FILE.floor``.
+``--record`` appends targets 1 and 2 to ``bench/history/interactions.jsonl`` and redraws
+their charts (``bench/history.py``). ``--profile FILE`` (or ``BENCH_PROFILE_BOT=FILE``) runs
+the bot under cProfile (CPU time of the event loop's thread) into FILE, the floors' bot into
+``FILE.floor``.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ sys.path.insert(0, str(SCRIPT.parent))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+import history  # noqa: E402
 from bot_process import children_of  # noqa: E402
 from fakediscord import (  # noqa: E402
     FakeDiscord,
@@ -1230,6 +1233,13 @@ class Measurement:
     floor: Result | None = None
 
 
+def own_work(cpu_ms: float, floor_ms: float) -> tuple[float, float]:
+    """A move's own work (its CPU time less its floor's) and its ratio to the floor."""
+    own = cpu_ms - floor_ms
+    # A tiny run may measure no CPU tick at all for its floor.
+    return own, own / floor_ms if floor_ms > 0 else math.inf
+
+
 def own_work_line(item: Measurement) -> str:
     """Target 1: the move's bot CPU time as its floor's plus the bot's own work."""
     move, floor = item.move, item.floor
@@ -1237,9 +1247,7 @@ def own_work_line(item: Measurement) -> str:
         return f"{move.name}: no floor (not a built-in scenario)"
     if floor is None or move.cpu_ms is None or floor.cpu_ms is None:
         return f"{move.name}: no floor measured (--no-floor, or no CPU times here)"
-    own = move.cpu_ms - floor.cpu_ms
-    # A tiny run may measure no CPU tick at all for its floor.
-    ratio = own / floor.cpu_ms if floor.cpu_ms > 0 else math.inf
+    own, ratio = own_work(move.cpu_ms, floor.cpu_ms)
     verdict = "PASS" if ratio <= OWN_WORK_TARGET else "FAIL"
     line = (
         f"{move.name}: bot CPU {move.cpu_ms:.2f} ms = floor {floor.cpu_ms:.2f} ms + own work "
@@ -1260,13 +1268,54 @@ def own_work_line(item: Measurement) -> str:
     return line
 
 
+def tails(item: Measurement) -> list[tuple[str | None, float]]:
+    """The move's first-answer p99 (None), then each of its parts' (the picks, the Confirm
+    completing a round), by name."""
+    return [
+        (None, p99_of(item.move.latencies)),
+        *((what, p99_of(latencies)) for what, latencies in item.move.parts.items()),
+    ]
+
+
+# The parts' names in the history (bench/history.py's series).
+PART_KEYS = {DicemanLockInScenario.COMPLETING: "completing", DicemanLockInScenario.PICK: "pick"}
+
+
+def history_figures(measured: Sequence[Measurement]) -> list[history.Figure]:
+    """Targets 1 and 2 as ``bench/history.py`` records them: the figures the lines print."""
+    figures = []
+    for item in measured:
+        move, floor = item.move, item.floor
+        if floor is not None and move.cpu_ms is not None and floor.cpu_ms is not None:
+            _, ratio = own_work(move.cpu_ms, floor.cpu_ms)
+            figures.append(
+                history.Figure(
+                    f"own-work/{item.key}",
+                    round(ratio, 3),
+                    OWN_WORK_TARGET,
+                    "PASS" if ratio <= OWN_WORK_TARGET else "FAIL",
+                )
+            )
+        for what, p99 in tails(item):
+            ratio = p99 / item.ping.p99
+            part = "" if what is None else "/" + PART_KEYS.get(what, what)
+            figures.append(
+                history.Figure(
+                    f"tail/{item.key}{part}",
+                    round(ratio, 3),
+                    TAIL_TARGET,
+                    "PASS" if p99 <= TAIL_TARGET * item.ping.p99 else "FAIL",
+                )
+            )
+    return figures
+
+
 def tail_lines(item: Measurement) -> list[str]:
     """Target 2: first-answer p99s against /ping's right before them, one a line."""
     lines = []
     reference = item.ping.p99
-    for what, latencies in [(item.move.name, item.move.latencies), *item.move.parts.items()]:
-        name = what if what == item.move.name else f"{item.move.name}, {what}"
-        p99 = p99_of(latencies)
+    for what, p99 in tails(item):
+        name = item.move.name if what is None else f"{item.move.name}, {what}"
         verdict = "PASS" if p99 <= TAIL_TARGET * reference else "FAIL"
         lines.append(
             f"{name}: first-answer p99 {p99 * 1000:.1f} ms = {p99 / reference:.2f}x /ping's "
@@ -1397,6 +1446,12 @@ async def main(args: argparse.Namespace) -> int:
             for problem in problems[:10]:
                 print(f"  {problem}")
             return 1
+        if args.record:
+            note = f"/ping K={args.count}, moves K={args.move_count}, C={concurrency}" + (
+                "" if args.floor else ", no floors"
+            )
+            path = history.record("interactions", history_figures(measured), note)
+            print(f"\nrecorded in {path} and its charts redrawn")
         return 0
     finally:
         await fake.stop()
@@ -1471,6 +1526,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         dest="floor",
         action="store_false",
         help="skip the floors (a second bot process answering presses, no game)",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="append targets 1 and 2 to bench/history/interactions.jsonl and redraw their "
+        "charts (BENCH_HISTORY_DIR, BENCH_CHART_DIR: elsewhere)",
     )
     parser.add_argument(
         "--profile",
