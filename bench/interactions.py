@@ -1376,7 +1376,7 @@ async def main(args: argparse.Namespace) -> int:
     async def settled() -> None:
         # Quiet for longer than the bot's global pacing window (1.25 s), which sends its
         # requests in bursts: the edits and DMs a run's answers left are all out.
-        await wait_quiet(fake, quiet=1.5, limit=120.0)
+        await wait_quiet(fake, quiet=args.quiet, limit=120.0)
 
     async def measure(
         label: str, pid: int, ping: PingScenario, scenario: Scenario
@@ -1505,6 +1505,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--move-count", type=int, default=1000, help="interactions per move scenario"
     )
     parser.add_argument("--concurrency", type=int, default=16, help="interactions in flight (C)")
+    parser.add_argument(
+        "--quiet",
+        type=float,
+        default=1.5,
+        help="seconds without a request that tell the bot has sent what a run left (longer "
+        "than its global pacing window, 1.25 s, for runs that reach it)",
+    )
     parser.add_argument(
         "--warm-up",
         type=int,
