@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -170,6 +171,35 @@ async def tournament_record_of(db: Database, guild_id: int, user_id: int) -> tup
     """(events played, events won) by a player on a server, for ``/stats``: played = took
     part in an event that started and was not cancelled, won = finished as its winner."""
     return await tournament_record(db, guild_id, user_id)
+
+
+# A start time as the host may type it: minutes from now ("30"), a time of day in UTC
+# ("18:30", today or else tomorrow), or a Discord timestamp ("<t:1800000000:R>", or its number).
+_MINUTES = re.compile(r"[0-9]{1,5}")
+_CLOCK = re.compile(r"(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2})")
+_STAMP = re.compile(r"(?:<t:)?(?P<stamp>[0-9]{9,11})(?::[tTdDfFR])?>?")
+
+
+def parse_start(text: str, now: float) -> float:
+    """When an event starts by itself, from what its host typed (see the patterns above);
+    refuses (UserError) what it cannot read. The range is checked by ``create``."""
+    given = text.strip()
+    if _MINUTES.fullmatch(given):
+        return now + 60 * int(given)
+    clock = _CLOCK.fullmatch(given)
+    if clock is not None and int(clock["hour"]) < 24 and int(clock["minute"]) < 60:
+        day = now - now % 86_400
+        at = day + 3_600 * int(clock["hour"]) + 60 * int(clock["minute"])
+        return at if at > now else at + 86_400
+    stamp = _STAMP.fullmatch(given)
+    if stamp is not None:
+        return float(stamp["stamp"])
+    raise UserError(
+        _(
+            "I can't read that start time: give minutes from now (30), a time in UTC "
+            "(18:30) or a Discord timestamp (<t:1800000000>)."
+        )
+    )
 
 
 def parse_bracket(row: TournamentRow) -> core.Tournament | None:

@@ -48,6 +48,7 @@ from bot.play.tournaments import (
     EventView,
     TournamentRunner,
     TournamentService,
+    parse_start,
 )
 from bot.ui.answers import answer_for
 from bot.ui.replies import Guarded
@@ -244,7 +245,8 @@ class TournamentCog(
         format="Single elimination (default) or Swiss.",
         best_of=BEST_OF_HELP,
         max_players="How many players may join (4 to 32; 16 by default).",
-        starts_in="Minutes until it starts by itself (by default the host starts it).",
+        starts_at="Starts by itself at: minutes from now (30), a UTC time (18:30) or a Discord "
+        "timestamp.",
         name="The tournament's name.",
     )
     @app_commands.choices(
@@ -266,7 +268,7 @@ class TournamentCog(
         format: str = "single_elimination",
         best_of: BestOf = 1,
         max_players: app_commands.Range[int, 4, 32] = DEFAULT_MAX_PLAYERS,
-        starts_in: app_commands.Range[int, 1, 43_200] | None = None,
+        starts_at: app_commands.Range[str, 1, 40] | None = None,
         name: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -287,7 +289,7 @@ class TournamentCog(
             format=core.Format(format),
             best_of=best_of,
             max_players=min(max_players, MAX_PLAYERS),
-            starts_at=None if starts_in is None else self.bot.clock.now() + 60 * starts_in,
+            starts_at=None if starts_at is None else parse_start(starts_at, self.bot.clock.now()),
         )
         view = await self.service.view(row.id)
         with i18n.use(row.language):

@@ -12,6 +12,7 @@ from fakediscord import BotHarness, FakeChannel, FakeDiscord, FakeGuild, FakeMes
 from fakediscord.models import DEFAULT_BOT_PERMISSIONS
 
 from bot.app import DiceBot
+from bot.model.clock import ManualClock
 from bot.play.guild_settings import GuildSettings
 from bot.play.tournaments import TournamentService
 from cogs.tournament.cog import TournamentCog
@@ -129,7 +130,7 @@ async def test_too_few_players_cancel_the_event(
 
 
 async def test_a_match_not_started_in_time_is_lost(
-    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: object
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
 ) -> None:
     bot = await bot_factory.start()
     host = await guild.add_member("host", permissions=MANAGER)
@@ -145,7 +146,7 @@ async def test_a_match_not_started_in_time_is_lost(
     channel = guild.default_channel
     await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
     first_round = {message.id for message in games_waiting(channel.messages)}
-    clock.advance(GuildSettings().challenge_expiry_seconds + 1)  # type: ignore[attr-defined]
+    clock.advance(GuildSettings().challenge_expiry_seconds + 1)
     await fake_discord.wait_for(
         lambda: (
             {m.id for m in games_waiting(channel.messages)} - first_round
@@ -246,3 +247,21 @@ async def test_any_member_may_host_where_the_settings_allow_it(
     # The member hosts it: they may start it (too few players here: it is cancelled).
     answer = await member.click(made.message, "Start")
     assert "Too few players" in answer.text()
+
+
+async def test_an_event_starts_by_itself_at_its_time(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
+) -> None:
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    refused = await host.slash("tournament new", game="knucklebones", starts_at="soon")
+    assert refused.ephemeral and "can't read that start time" in refused.text()
+    assert await bot.db.fetch_all("SELECT id FROM tournaments") == []
+    players = [await guild.add_member(f"player{index}") for index in range(1, 5)]
+    event = await open_event(host, players, fake_discord, starts_at="30")
+    assert f"<t:{int(clock.now()) + 1800}:R>" in event.content
+    clock.advance(1_800)
+    channel = guild.default_channel
+    await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(lambda: "is under way" in event.content, what="the start")

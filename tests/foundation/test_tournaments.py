@@ -43,6 +43,7 @@ from bot.play.tournaments import (
     TournamentRunner,
     TournamentService,
     challenge_envelope,
+    parse_start,
 )
 from bot.storage import Database
 from bot.storage.tournaments import TournamentRow
@@ -526,3 +527,16 @@ async def test_a_removal_racing_the_end_of_the_match_counts_once(
     assert (match.reason, pairing.outcome) in ((None, "played"), ("withdrawn", "withdrawal"))
     assert first in view.bracket.withdrawn
     assert (await world.sessions.require(session_id)).status in ("finished", "cancelled")
+
+
+def test_a_start_time_as_the_host_types_it() -> None:
+    now = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+    assert parse_start("30", now) == now + 1_800
+    assert parse_start(" 18:30 ", now) == now + 10.5 * 3_600
+    # A time of day already past today is tomorrow's.
+    assert parse_start("07:00", now) == now + 23 * 3_600
+    assert parse_start("<t:1800003600:R>", now) == 1_800_003_600
+    assert parse_start("1800003600", now) == 1_800_003_600
+    for unreadable in ("soon", "25:00", "18:61", "-5", "<t:abc>", "1.5"):
+        with pytest.raises(UserError, match="can't read that start time"):
+            parse_start(unreadable, now)
