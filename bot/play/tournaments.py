@@ -401,9 +401,11 @@ class TournamentService:
                 row = await self._save(conn, row, status="cancelled", cancel_reason=TOO_FEW_PLAYERS)
             else:
                 row = await self._begin(conn, row, players)
-        self._changed(tournament_id)
         if row.status == "running":
+            # The round's games first: the change that shows the started event then posts
+            # them before it draws the bracket.
             await self.drive(tournament_id)
+        self._changed(tournament_id)
         return row
 
     async def cancel(

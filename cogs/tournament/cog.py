@@ -248,6 +248,7 @@ class TournamentCog(
         starts_at="Starts by itself at: minutes from now (30), a UTC time (18:30) or a Discord "
         "timestamp.",
         name="The tournament's name.",
+        rounds="Swiss only: how many rounds (by default, enough to find a winner).",
     )
     @app_commands.choices(
         game=[
@@ -270,6 +271,7 @@ class TournamentCog(
         max_players: app_commands.Range[int, 4, 32] = DEFAULT_MAX_PLAYERS,
         starts_at: app_commands.Range[str, 1, 40] | None = None,
         name: app_commands.Range[str, 1, 60] | None = None,
+        rounds: app_commands.Range[int, 1, 31] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         settings = await self.bot.sessions.guild_settings(interaction.guild_id)
@@ -290,6 +292,7 @@ class TournamentCog(
             best_of=best_of,
             max_players=min(max_players, MAX_PLAYERS),
             starts_at=None if starts_at is None else parse_start(starts_at, self.bot.clock.now()),
+            swiss_rounds=rounds,
         )
         view = await self.service.view(row.id)
         with i18n.use(row.language):

@@ -18,6 +18,9 @@ from bot.play.tournaments import TournamentService
 from cogs.tournament.cog import TournamentCog
 
 MANAGER = discord.Permissions(manage_guild=True)
+# A round's games appear after a transaction, a drive and a post each; on a busy machine
+# (the event's picture is drawn beside them) that takes more than the fake's 5 s default.
+GAMES_WAIT = 15.0
 # The bot's role, allowed to open the event's thread and to play in it.
 WITH_THREADS = discord.Permissions(
     DEFAULT_BOT_PERMISSIONS.value
@@ -63,7 +66,9 @@ async def play_round(
     """Every game of the round: the challenged player accepts, then ``loser`` of the two
     gives the game up with the game's own forfeit command, in the thread."""
     await fake.wait_for(
-        lambda: len(games_waiting(where.messages)) == games, what=f"{games} games to play"
+        lambda: len(games_waiting(where.messages)) == games,
+        what=f"{games} games to play",
+        timeout=GAMES_WAIT,
     )
     for message in games_waiting(where.messages):
         service = cog_of(bot).service
@@ -144,7 +149,9 @@ async def test_a_match_not_started_in_time_is_lost(
     check = await host.slash("dicebot check")
     assert "play their matches in this channel" in (await check.final_message()).text()
     channel = guild.default_channel
-    await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
+    await fake_discord.wait_for(
+        lambda: len(games_waiting(channel.messages)) == 2, what="games", timeout=GAMES_WAIT
+    )
     first_round = {message.id for message in games_waiting(channel.messages)}
     clock.advance(GuildSettings().challenge_expiry_seconds + 1)
     await fake_discord.wait_for(
@@ -215,7 +222,9 @@ async def test_the_host_cancels_a_running_event(
     await host.click(event, "Start")
     await cog_of(bot).settle()
     channel = guild.default_channel
-    await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
+    await fake_discord.wait_for(
+        lambda: len(games_waiting(channel.messages)) == 2, what="games", timeout=GAMES_WAIT
+    )
     refused = await players[0].slash("tournament cancel")
     assert refused.ephemeral and "host" in refused.text()
     done = await host.slash("tournament cancel")
@@ -242,7 +251,7 @@ async def test_any_member_may_host_where_the_settings_allow_it(
     assert saved.message is not None
     shown = str(saved.message.embeds)
     assert "Who can open a tournament" in shown and "any member" in shown
-    made = await member.slash("tournament new", game="diceman")
+    made = await member.slash("tournament new", game="diceman", format="swiss", rounds=2)
     assert made.message is not None and "sign-ups are open" in made.message.content
     # The member hosts it: they may start it (too few players here: it is cancelled).
     answer = await member.click(made.message, "Start")
@@ -262,6 +271,8 @@ async def test_an_event_starts_by_itself_at_its_time(
     assert f"<t:{int(clock.now()) + 1800}:R>" in event.content
     clock.advance(1_800)
     channel = guild.default_channel
-    await fake_discord.wait_for(lambda: len(games_waiting(channel.messages)) == 2, what="games")
+    await fake_discord.wait_for(
+        lambda: len(games_waiting(channel.messages)) == 2, what="games", timeout=GAMES_WAIT
+    )
     await cog_of(bot).settle()
     await fake_discord.wait_for(lambda: "is under way" in event.content, what="the start")

@@ -540,3 +540,16 @@ def test_a_start_time_as_the_host_types_it() -> None:
     for unreadable in ("soon", "25:00", "18:61", "-5", "<t:abc>", "1.5"):
         with pytest.raises(UserError, match="can't read that start time"):
             parse_start(unreadable, now)
+
+
+async def test_the_host_sets_how_many_swiss_rounds(world: World) -> None:
+    row = await world.new_event(4, format=core.Format.SWISS, swiss_rounds=1)
+    await world.service.start(row.id, HOST)
+    await world.play_round(row.id)
+    done = await world.service.get(row.id)
+    assert done.status == "finished" and done.winner_id is not None
+    # More rounds than the players can play without a repeat: as many as they can.
+    many = await world.new_event(4, format=core.Format.SWISS, swiss_rounds=9)
+    await world.service.start(many.id, HOST)
+    view = await world.service.view(many.id)
+    assert view.bracket is not None and view.bracket.total_rounds == 3
