@@ -81,6 +81,7 @@ from bot.storage.tournaments import (
     matches_of,
     next_start,
     open_games,
+    open_ids,
     players_of,
     read_matches,
     read_players,
@@ -268,6 +269,10 @@ class TournamentService:
             )
             for row in view.bracket.standings()
         ]
+
+    async def open_events(self) -> list[int]:
+        """The ids of every event in sign-up or running."""
+        return await open_ids(self.db)
 
     async def round_games(self, tournament_id: int) -> list[int]:
         """The sessions of the event's matches being played now (to post and ping)."""
@@ -874,6 +879,10 @@ class TournamentRunner:
         self._task: asyncio.Task[None] | None = None
         service.on_change(lambda _tournament_id: self._wake.set())
         service.clock.subscribe(self._wake.set)
+
+    @property
+    def started(self) -> bool:
+        return self._task is not None
 
     def start(self) -> None:
         if self._task is None:

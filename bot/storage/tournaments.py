@@ -285,6 +285,14 @@ async def next_start(db: Database) -> float | None:
     return None if value is None else value["due"]
 
 
+async def open_ids(db: Database) -> list[int]:
+    """Every event in sign-up or running, oldest first."""
+    rows = await db.fetch_all(
+        "SELECT id FROM tournaments WHERE status IN ('signup', 'running') ORDER BY id"
+    )
+    return [row["id"] for row in rows]
+
+
 async def running_ids(db: Database) -> list[int]:
     rows = await db.fetch_all("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
     return [row["id"] for row in rows]

@@ -227,7 +227,13 @@ class TournamentCog(
     async def on_ready(self) -> None:
         # Once connected (the database is open by then): start times, and the events a
         # restart or another process left to drive on.
+        if self.runner.started:
+            return
         self.runner.start()
+        # A process that stopped between a change and its edit left the event's message
+        # behind, or a game unposted: every open event is shown again.
+        for tournament_id in await self.service.open_events():
+            self._changed(tournament_id)
 
     async def cog_unload(self) -> None:
         await self.runner.stop()

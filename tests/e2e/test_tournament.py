@@ -108,7 +108,10 @@ async def test_six_players_single_elimination_with_two_byes_and_a_restart(
     (thread,) = guild.default_channel.threads()
     # Round 1: two games (seeds 1 and 2 have byes).
     await play_round(bot, fake_discord, guild, by_id, thread, games=2)
+    edits = len(event.history)
     bot = await bot_factory.restart()
+    # The restarted bot shows the running event again (a stop may have cut an edit short).
+    await fake_discord.wait_for(lambda: len(event.history) > edits, what="the event shown again")
     # Round 2 (the semifinals), then the final, after a restart.
     await play_round(bot, fake_discord, guild, by_id, thread, games=2)
     await play_round(bot, fake_discord, guild, by_id, thread, games=1)
