@@ -24,6 +24,7 @@ from bot.storage.tournaments import (
     mark_removed,
     matches_of,
     next_start,
+    open_ids,
     players_of,
     read_tournament,
     running_ids,
@@ -191,6 +192,7 @@ async def test_start_times_running_events_a_servers_list_and_a_record(db: Databa
         assert row is not None
         assert await save_tournament(conn, row, now=NOW + 300, status="finished", winner_id=5)
     assert await running_ids(db) == [sooner]
+    assert await open_ids(db) == [sooner, by_hand, elsewhere]
     assert await due_to_start(db, NOW + 10_000) == [elsewhere]
     listed = await guild_tournaments(db, GUILD, limit=10)
     # The open ones first (newest first), then the past ones.
