@@ -88,7 +88,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 import history  # noqa: E402
-from bot_process import children_of  # noqa: E402
+from bot_process import LONG_TIMERS, children_of  # noqa: E402
 from fakediscord import (  # noqa: E402
     FakeDiscord,
     FakeGuild,
@@ -976,8 +976,9 @@ async def child_main(port: int, token: str, guild_id: int, database: str) -> Non
         database_path=Path(database),
         dev_guild_id=guild_id,
         log_level="WARNING",
-        # The Weighted Dice tables are set up before the clock starts: keep betting open.
-        betting_window_seconds=600,
+        # Games are set up minutes before their moves: no timer may fall due meanwhile (a
+        # round's warning DM would count as a lock-in's work), and betting stays open.
+        **LONG_TIMERS,
         _env_file=None,  # type: ignore[call-arg]
     )
     bot = create_bot(settings, seed=1234, guild_ready_timeout=0.05)
