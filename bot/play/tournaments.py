@@ -230,6 +230,14 @@ class TournamentService:
             except Exception:
                 log.exception("a tournament listener failed for event %s", tournament_id)
 
+    async def close(self) -> None:
+        """Stop the drives that ended games started (at shutdown; the runner picks any
+        unfinished one up again)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     # -- reading --------------------------------------------------------------------------
 
     async def get(self, tournament_id: int) -> TournamentRow:

@@ -237,6 +237,7 @@ class TournamentCog(
 
     async def cog_unload(self) -> None:
         await self.runner.stop()
+        await self.service.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
