@@ -287,7 +287,7 @@ class Leaderboards(commands.Cog):
             who = None if user is None else user.display_name
             embed = history_embed(entries, game, who, self.bot.guides)
             # Each game listed can be replayed, in private, by whoever picks it.
-            view = pick_view(replay_choices(entries))
+            view = pick_view(replay_choices(entries, self.bot.guides))
         await answer_for(interaction).send(
             ephemeral=False,
             embed=embed,

@@ -43,6 +43,8 @@ from cogs.texts import (
 
 COLOUR = discord.Colour(palette.EMBED_INFO)
 SCORE_LINE_LIMIT = 60
+# A select menu option's label and description: at most 100 characters each (Discord).
+OPTION_TEXT_LIMIT = 100
 
 OUTCOME_MARKS = {"win": "✅", "loss": "❌", "draw": "🤝"}
 # Translators: a player's result in one game, after its emoji (✅ Win).
@@ -441,14 +443,18 @@ def players_text(entry: HistoryEntry) -> str:
     ).format(winners=", ".join(name(p) for p in winners), count=count)
 
 
+def history_score_line(entry: HistoryEntry, guides: GuideBook) -> str | None:
+    """A history entry's score line, the player named first (the winner) first, its
+    leading word in the reader's language."""
+    named_first = min(entry.players, key=lambda p: (p.place, p.seat), default=None)
+    if named_first is None:
+        return entry.score_line
+    return oriented_score_line(entry, named_first.seat, guides)
+
+
 def history_line(entry: HistoryEntry, guides: GuideBook) -> str:
     parts = [f"**{game_title(entry.game)}**", players_text(entry)]
-    named_first = min(entry.players, key=lambda p: (p.place, p.seat), default=None)
-    score_line = (
-        entry.score_line
-        if named_first is None
-        else oriented_score_line(entry, named_first.seat, guides)
-    )
+    score_line = history_score_line(entry, guides)
     if score_line:
         parts.append(escape(score_line, SCORE_LINE_LIMIT))
     parts.append(when(entry.finished_at))
@@ -457,19 +463,39 @@ def history_line(entry: HistoryEntry, guides: GuideBook) -> str:
     return " · ".join(part for part in parts if part)
 
 
-def replay_choices(entries: list[HistoryEntry]) -> list[tuple[int, str, str]]:
+def replay_choices(entries: list[HistoryEntry], guides: GuideBook) -> list[tuple[int, str, str]]:
     """The games of a history that can be replayed, as the picker lists them: (session
-    id, "1. Knucklebones · 68–25", the players), numbered as the history's lines."""
+    id, "1. Knucklebones · 68–25", the players), numbered and scored as the history's
+    lines read."""
     choices = []
     for index, entry in enumerate(entries, start=1):
         if entry.session_id is None:
             continue
         label = f"{number(index)}. {game_title(entry.game)}"
-        if entry.score_line:
-            label += f" · {entry.score_line}"
+        score_line = history_score_line(entry, guides)
+        if score_line:
+            label += f" · {score_line}"
         names = [player.display_name for player in entry.players if player.display_name]
-        choices.append((entry.session_id, label, list_of(names) if names else ""))
+        choices.append((entry.session_id, label, names_within(names, OPTION_TEXT_LIMIT)))
     return choices
+
+
+def names_within(names: list[str], limit: int) -> str:
+    """The players' names in at most ``limit`` characters, whole names only: all of them
+    if they fit, else as many as fit and how many more (a 12-seat table's names do not
+    fit a menu option's description, and one cut in the middle reads as a typo)."""
+    every = list_of(names)
+    if len(every) <= limit:
+        return every
+    for shown in range(len(names) - 1, 0, -1):
+        more = len(names) - shown
+        # Translators: the players of a game in a menu, when not all fit: "ana, bo and 9 more".
+        text = ngettext("{names} and {count} more", "{names} and {count} more", more).format(
+            names=", ".join(names[:shown]), count=number(more)
+        )
+        if len(text) <= limit:
+            return text
+    return every
 
 
 def history_title(game: str | None, who: str | None) -> str:
