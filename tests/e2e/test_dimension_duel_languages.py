@@ -79,7 +79,8 @@ async def test_a_turn_in_a_spanish_server_with_a_french_player(
         assert number < 60, "the duel should end"
     with i18n.use("es"):
         rematch = i18n.unpseudo(_("Rematch"))
-    assert duel.board.labels() == [rematch]
+        replay = i18n.unpseudo(_("Replay"))
+    assert duel.board.labels() == [rematch, replay]
     assert "**Revelación del turno" in duel.board.text()
     with i18n.use("fr"):
         locked = i18n.unpseudo(_("Locked in"))

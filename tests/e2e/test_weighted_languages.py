@@ -65,7 +65,7 @@ async def test_a_whole_game_in_spanish_with_a_french_player(
     await table.settle()
     assert ben_bets > 0 and ben_panels > 0, "ben should both bet and run the house"
     assert said("es", "🎲 Weighted Dice — final standings") in table.text()
-    assert table.message.labels() == [said("es", "Play again")]
+    assert table.message.labels() == [said("es", "Play again"), said("es", "Replay")]
     assert table.message.content.startswith("🏆 ")
     # The table's picture describes itself in Spanish too.
     winners = said("es", "Weighted Dice, final standings: {winners} won.").split("{winners}")[0]
