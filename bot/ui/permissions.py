@@ -47,10 +47,15 @@ def permission_label(name: str) -> str:
 
 
 INVITE_SCOPES: tuple[str, ...] = ("bot", "applications.commands")
+# Asked for by the invite, though no game needs it: a tournament plays its matches in a
+# thread of its message (with Send Messages in Threads, above), or in the channel where the
+# bot may not open one (``/dicebot check`` says which), so it is never reported missing.
+INVITE_ONLY_PERMISSIONS: tuple[str, ...] = ("create_public_threads",)
 
 
 def invite_permissions() -> discord.Permissions:
-    return discord.Permissions(**{name: True for name, _ in CHANNEL_PERMISSIONS})
+    wanted = [name for name, _ in CHANNEL_PERMISSIONS] + list(INVITE_ONLY_PERMISSIONS)
+    return discord.Permissions(**dict.fromkeys(wanted, True))
 
 
 def invite_url(application_id: int) -> str:

@@ -14,6 +14,12 @@ from cogs.admin_render import permission_check_line
 EVERYTHING = invite_permissions()
 
 
+def test_the_invite_asks_for_what_tournaments_play_in_threads_with() -> None:
+    assert EVERYTHING.create_public_threads and EVERYTHING.send_messages_in_threads
+    # Asked for, but never named missing: without it the matches are played in the channel.
+    assert EVERYTHING.value == 309237763072
+
+
 async def test_check_names_what_is_missing_in_a_channel_and_how_to_fix_it(
     running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player
 ) -> None:

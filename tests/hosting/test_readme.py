@@ -29,6 +29,8 @@ def test_the_invite_permissions_are_the_ones_the_bot_asks_for() -> None:
     assert f"permissions integer `{invite_permissions().value}`" in step
     for _, label in CHANNEL_PERMISSIONS:
         assert f"**{label}**" in step, label
+    # Tournaments open a thread on their message and play in it.
+    assert "**Create Public Threads**" in step and "**Send Messages in Threads**" in step
     assert "scopes `bot` and `applications.commands`" in step
     assert f"permissions={invite_permissions().value}" in README  # the sample ready line
 
