@@ -11,6 +11,11 @@ with scripted moves, the names are fixed (one in each of several scripts, with e
 and the fonts are the bundled ones. ``MANIFEST.json`` records the Pillow version (which
 brings FreeType, HarfBuzz and zlib): with the same version the test compares pixels
 exactly, with another it allows anti-aliasing to differ in a few pixels.
+
+The replay's picture (``knucklebones-replay``) is a real replay's middle step: a game
+played through the handler's ``moves.step``, its log folded by ``cogs.knucklebones.replay``
+(the bot's replay code), the step drawn by the game's ``render``. The README's caption
+names the step (``tests/cogs/test_screenshots.py`` checks it).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +38,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot import i18n  # noqa: E402
+from bot.model.contract import LoggedMove, ReplayFrame, Seat, Session, StepContext  # noqa: E402
 from bot.pictures.picture import Picture  # noqa: E402
+from bot.play.guild_settings import GuildSettings  # noqa: E402
 from cogs.dimension_duel import picture as duel_picture  # noqa: E402
+from cogs.knucklebones import moves as knucklebones_moves  # noqa: E402
 from cogs.knucklebones import picture as knucklebones_picture  # noqa: E402
+from cogs.knucklebones import render as knucklebones_render  # noqa: E402
+from cogs.knucklebones import replay as knucklebones_replay  # noqa: E402
+from cogs.knucklebones.cog import GAME as KNUCKLEBONES  # noqa: E402
+from cogs.knucklebones.cog import players_of  # noqa: E402
 from cogs.odds import figures as odds_figures  # noqa: E402
 from cogs.tournament import picture as tournament_picture  # noqa: E402
 from cogs.weighted_dice import picture as weighted_picture  # noqa: E402
@@ -68,6 +81,62 @@ def _knucklebones(moves: int, seed: int) -> dict[str, Any]:
 
 def _knucklebones_finished(seed: int) -> dict[str, Any]:
     return _knucklebones(200, seed)
+
+
+def _knucklebones_game(seed: int) -> tuple[Session, list[LoggedMove]]:
+    """A finished two-player game and its event log, as the bot stores them: opened with
+    ``moves.open_table`` and played to the end through the handler's own ``moves.step``
+    (each press a ``place`` action from the seat's player), by the seeded player above."""
+    rng = random.Random(seed)
+    settings = GuildSettings()
+    seats = tuple(Seat(seat=seat, user_id=101 + seat, display_name=name)
+                  for seat, name in enumerate(TWO))  # fmt: skip
+    table, events, _deadlines = knucklebones_moves.open_table(rng, 0.0, settings, first_choice="me")
+    session = Session(id=1, game=KNUCKLEBONES, guild_id=1, channel_id=1, message_id=None,
+                      status="active", state=table.dump(), version=0, seed=seed, created_by=101,
+                      created_at=0.0, updated_at=0.0, seats=seats)  # fmt: skip
+    log = [LoggedMove(version=0, actor_id=101, action={}, events=events, created_at=0.0)]
+    while session.status == "active":
+        engine = knucklebones_moves.Table.model_validate(session.state).engine
+        player = engine.current_player
+        opponent = engine.boards[1 - player]
+        columns = kb.legal_columns(engine.boards[player])
+        knocking = [c for c in columns if engine.die in opponent[c]]
+        column = knocking[0] if knocking else rng.choice(columns)
+        action = {"type": "place", "column": column, "turn": engine.turn}
+        actor = seats[player].user_id
+        now = float(session.version + 1)
+        done = knucklebones_moves.step(StepContext(session, actor, now, rng, settings), action)
+        session = replace(session, state=done.state, status=done.status,
+                          version=session.version + 1, updated_at=now)  # fmt: skip
+        log.append(LoggedMove(session.version, actor, action, done.events, now))
+    return session, log
+
+
+REPLAY_SEED = 5
+
+
+def replay_frames() -> tuple[Session, list[ReplayFrame]]:
+    """The replay's steps of that game, built by the replay code the bot uses."""
+    session, log = _knucklebones_game(REPLAY_SEED)
+    return session, knucklebones_replay.frames(session, log)
+
+
+def replay_step() -> tuple[int, int]:
+    """Which step the screenshot shows (the middle one), and how many the replay has."""
+    _session, frames = replay_frames()
+    return (len(frames) + 1) // 2, len(frames)
+
+
+def _replay_picture() -> Picture:
+    """The picture a player sees at the replay's middle step: the board as the game's own
+    render draws it from that frame (``bot.ui.replay.replay_fields`` does the same)."""
+    session, frames = replay_frames()
+    step, _total = replay_step()
+    frame = frames[step - 1]
+    shown = replace(session, state=frame.state, status=frame.status)
+    engine = knucklebones_moves.Table.model_validate(shown.state).engine
+    return knucklebones_render.render_board(kb.public_view(engine), players_of(shown))
 
 
 def _duel(turns: int, seed: int) -> dict[str, Any]:
@@ -150,6 +219,7 @@ ENGLISH_SHOTS: dict[str, Callable[[], Picture]] = {
     "knucklebones-finished": lambda: knucklebones_picture.render_board(
         _knucklebones_finished(11), ("田中太郎", "أحمد 🙂")
     ),
+    "knucklebones-replay": _replay_picture,
     "duel-first-turn": lambda: duel_picture.render_duel(_duel(0, 1), TWO),
     "duel-running": lambda: duel_picture.render_duel(_duel(3, 1), TWO),
     "duel-finished": lambda: duel_picture.render_duel(_duel(40, 1), TWO),

@@ -13,6 +13,9 @@ import numpy as np
 import PIL
 from PIL import Image
 
+from bot import i18n
+from bot.i18n import _
+
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "docs" / "screenshots"
 spec = importlib.util.spec_from_file_location("screenshots", ROOT / "tools" / "screenshots.py")
@@ -61,3 +64,28 @@ def test_the_readme_shows_every_screenshot() -> None:
     readme = (ROOT / "README.md").read_text()
     for name in screenshots.SHOTS:
         assert f"docs/screenshots/{name}.png" in readme, name
+
+
+def test_the_readme_names_the_replay_step_its_screenshot_shows() -> None:
+    """The replay screenshot's captions say which step it is in the words the bot's
+    replay header uses, and that step is the one the picture was drawn from."""
+    readme = (ROOT / "README.md").read_text()
+    step, total = screenshots.replay_step()
+    with i18n.use(i18n.ENGLISH):
+        header = _("🎞️ Replay: step {step} of {total}").format(step=step, total=total)
+    assert f'"{header}"' in readme
+    assert f"[Knucklebones replay, step {step} of {total}](docs/screenshots/" in readme
+    assert f"[Knucklebones replay at step {step} of {total}:" in readme
+
+
+def test_the_replay_screenshot_is_a_step_of_the_replay_the_bot_builds() -> None:
+    """Its frames come from the game's replay of the stored log: a finished game whose
+    last step is the stored final board, one step per die placed after the start."""
+    session, frames = screenshots.replay_frames()
+    step, total = screenshots.replay_step()
+    assert session.status == "finished" and len(frames) == total and 1 < step < total
+    assert frames[-1].state["engine"] == session.state["engine"]
+    assert [frame.status for frame in frames[:-1]] == ["active"] * (total - 1)
+    placed = [[e for e in frame.events if e.get("type") == "placed"] for frame in frames]
+    assert [len(events) for events in placed] == [0] + [1] * (total - 1)
+    assert any(event.get("type") == "game_started" for event in frames[0].events)
