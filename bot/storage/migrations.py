@@ -812,4 +812,24 @@ MIGRATIONS: list[Migration] = [
         """,
         ),
     ),
+    Migration(
+        12,
+        # An event's message converges to the stored event as a game's does (migrations 4
+        # and 10): tournaments.shown_version is the version its message shows (-1: none
+        # yet), show_fence the newest version any process has shown or is showing, and
+        # show_owner / show_until the process editing it now and the end of its claim
+        # (game clock). Events from before count as shown: no burst of edits at upgrade.
+        (
+            "ALTER TABLE tournaments ADD COLUMN shown_version INTEGER NOT NULL DEFAULT -1",
+            "UPDATE tournaments SET shown_version = version",
+            "ALTER TABLE tournaments ADD COLUMN show_fence INTEGER NOT NULL DEFAULT -1",
+            "UPDATE tournaments SET show_fence = version",
+            "ALTER TABLE tournaments ADD COLUMN show_owner TEXT",
+            PerDialect(
+                sqlite="ALTER TABLE tournaments ADD COLUMN show_until REAL",
+                postgresql="ALTER TABLE tournaments ADD COLUMN show_until DOUBLE PRECISION",
+            ),
+            "CREATE INDEX tournaments_unshown ON tournaments (id) WHERE shown_version < version",
+        ),
+    ),
 ]

@@ -1,4 +1,5 @@
-"""Tournaments' rows (migration 11): the event (``tournaments``, versioned like a session),
+"""Tournaments' rows (migrations 11 and 12): the event (``tournaments``, versioned like a
+session, with the version its message shows and the claim on editing that message),
 its sign-ups and final places (``tournament_players``), one row a pairing
 (``tournament_matches``) and which sessions are that pairing's games
 (``tournament_games``). ``bot.play.tournaments`` opens the transactions; every query of a
@@ -12,6 +13,7 @@ from typing import Literal
 
 from bot.storage.base import Database
 from bot.storage.connection import Connection, Row
+from bot.storage.publication import ShowClaim
 
 TournamentStatus = Literal["signup", "running", "finished", "cancelled"]
 OPEN_TOURNAMENT_STATUSES: tuple[TournamentStatus, ...] = ("signup", "running")
@@ -257,6 +259,72 @@ async def store_message(db: Database, tournament_id: int, message_id: int) -> No
     await db.write(
         "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
     )
+
+
+async def store_message_shown(
+    db: Database, tournament_id: int, message_id: int, version: int
+) -> None:
+    """The event's public message, posted showing ``version`` (the shown version only
+    moves up: a change shown meanwhile by another process stays counted)."""
+    await db.write(
+        "UPDATE tournaments SET message_id = ?,"
+        " shown_version = CASE WHEN shown_version < ? THEN ? ELSE shown_version END,"
+        " show_fence = CASE WHEN show_fence < ? THEN ? ELSE show_fence END WHERE id = ?",
+        (message_id, version, version, version, version, tournament_id),
+    )
+
+
+async def claim_event_show(
+    db: Database, tournament_id: int, version: int, *, owner: str, now: float, lease_seconds: float
+) -> ShowClaim:
+    """Claim the event's message to show ``version`` on it, as ``PublicationStore.claim_show``
+    does a game's: granted unless a newer version is shown or being shown (``NEWER``) or
+    another process is editing it now (``BUSY``). Held until ``record_event_shown`` or the
+    lease's end (a process that died)."""
+    claimed = await db.write(
+        "UPDATE tournaments SET show_fence = ?, show_owner = ?, show_until = ?"
+        " WHERE id = ? AND show_fence <= ?"
+        " AND (show_owner IS NULL OR show_owner = ? OR show_until <= ?)",
+        (version, owner, now + lease_seconds, tournament_id, version, owner, now),
+    )
+    if claimed:
+        return ShowClaim.GRANTED
+    row = await db.fetch_one("SELECT show_fence FROM tournaments WHERE id = ?", (tournament_id,))
+    if row is None or row["show_fence"] > version:
+        return ShowClaim.NEWER
+    return ShowClaim.BUSY
+
+
+async def record_event_shown(
+    db: Database, tournament_id: int, version: int | None, *, owner: str
+) -> None:
+    """The event's message shows ``version`` (None: the edit failed, nothing new is shown;
+    the shown version is never lowered), and ``owner``'s claim on it ends."""
+    shown = -1 if version is None else version
+    await db.write(
+        "UPDATE tournaments"
+        " SET shown_version = CASE WHEN shown_version < ? THEN ? ELSE shown_version END,"
+        " show_until = CASE WHEN show_owner = ? THEN NULL ELSE show_until END,"
+        " show_owner = CASE WHEN show_owner = ? THEN NULL ELSE show_owner END"
+        " WHERE id = ?",
+        (shown, shown, owner, owner, tournament_id),
+    )
+
+
+async def unshown_events(
+    db: Database, *, settled_before: float, finished_since: float, limit: int
+) -> list[int]:
+    """Events with a message that shows an older version than the stored one: open ones,
+    and those that ended since ``finished_since`` (their last edit, the winner or the
+    cancel). Only those unchanged since ``settled_before``: the process that changed one
+    shows it itself, within moments."""
+    rows = await db.fetch_all(
+        "SELECT id FROM tournaments WHERE shown_version < version AND message_id IS NOT NULL"
+        " AND updated_at <= ?"
+        " AND (status IN ('signup', 'running') OR finished_at >= ?) ORDER BY id LIMIT ?",
+        (settled_before, finished_since, limit),
+    )
+    return [row["id"] for row in rows]
 
 
 async def store_thread(conn: Connection, tournament_id: int, thread_id: int | None) -> None:

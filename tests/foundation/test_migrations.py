@@ -287,3 +287,34 @@ async def test_migration_9_keeps_every_timer_and_never_reuses_a_timer_id(
         " VALUES (7, 'turn', 50.0, '{}') RETURNING id"
     )
     assert row["id"] > last
+
+
+async def test_migration_12_takes_the_messages_of_earlier_events_as_shown(
+    open_another: OpenAnother,
+) -> None:
+    """Events from before migration 12 count as shown at their version (no burst of edits
+    at upgrade: a process's start shows the open ones anyway); a new event shows none yet."""
+    old = await open_another()
+    assert await old.migrate(upto=11) == list(range(1, 12))
+    async with old.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, message_id, host_id, game,"
+            " name, format, best_of, max_players, status, seed, version, created_at,"
+            " updated_at) VALUES (3, 1, 2, 9, 10, 'knucklebones', 'Cup',"
+            " 'single_elimination', 1, 8, 'running', 0, 4, 0, 0)"
+        )
+    await old.close()
+
+    new = await open_another()
+    assert await new.migrate(upto=12) == [12]
+    async with new.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, host_id, game, name, format,"
+            " best_of, max_players, status, seed, created_at, updated_at)"
+            " VALUES (4, 1, 2, 10, 'diceman', 'Next', 'swiss', 1, 8, 'signup', 0, 0, 0)"
+        )
+    rows = await new.fetch_all(
+        "SELECT id, version, shown_version, show_fence, show_owner, show_until"
+        " FROM tournaments ORDER BY id"
+    )
+    assert [tuple(row) for row in rows] == [(3, 4, 4, 4, None, None), (4, 0, -1, -1, None, None)]

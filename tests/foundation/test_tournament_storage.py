@@ -1,6 +1,7 @@
-"""Tournament rows (migration 11) on both backends: an event's versioned row, its sign-ups,
-its pairings and which sessions are their games, the start times due, a server's list and
-a player's record."""
+"""Tournament rows (migrations 11 and 12) on both backends: an event's versioned row, its
+sign-ups, its pairings and which sessions are their games, the start times due, a server's
+list, a player's record, and which version its message shows (claims on editing it, and the
+events whose message is behind)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from dataclasses import replace
 from foundation_support import OpenAnother
 
 from bot.storage import Database
+from bot.storage.publication import ShowClaim
 from bot.storage.tournaments import (
     NewTournament,
     add_player,
+    claim_event_show,
     drop_player,
     due_to_start,
     game_link,
@@ -27,14 +30,17 @@ from bot.storage.tournaments import (
     open_ids,
     players_of,
     read_tournament,
+    record_event_shown,
     running_ids,
     save_match,
     save_tournament,
     store_message,
+    store_message_shown,
     store_places,
     store_seeds,
     store_thread,
     tournament_record,
+    unshown_events,
 )
 
 GUILD = 7_000
@@ -210,3 +216,87 @@ async def test_another_process_sees_the_same_event(db: Database, open_another: O
     other = await open_another()
     seen = await read_tournament(other, tournament_id)
     assert seen is not None and seen.name == "Friday cup"
+
+
+async def shown(db: Database, tournament_id: int) -> tuple[int, int, str | None]:
+    row = await db.fetch_one(
+        "SELECT shown_version, show_fence, show_owner FROM tournaments WHERE id = ?",
+        (tournament_id,),
+    )
+    assert row is not None
+    return row["shown_version"], row["show_fence"], row["show_owner"]
+
+
+async def save(db: Database, tournament_id: int, *, now: float, **changes: object) -> None:
+    async with db.transaction() as conn:
+        row = await load_tournament(conn, tournament_id, lock=True)
+        assert row is not None
+        assert await save_tournament(conn, row, now=now, **changes)  # type: ignore[arg-type]
+
+
+async def test_an_events_message_shows_versions_only_upwards_one_process_at_a_time(
+    db: Database, open_another: OpenAnother
+) -> None:
+    """Two processes: one claims the message to show a version, the other waits (BUSY)
+    until it is recorded; an older version is never claimed after a newer one; the shown
+    version never goes down; a dead process's claim runs out with its lease."""
+    other = await open_another()
+    async with db.transaction() as conn:
+        tournament_id = await insert_tournament(conn, new_event(), now=NOW)
+    await store_message_shown(db, tournament_id, BIG, 0)
+    assert await shown(db, tournament_id) == (0, 0, None)
+    await save(db, tournament_id, now=NOW + 1)
+    await save(db, tournament_id, now=NOW + 2)  # version 2
+
+    async def claim(on: Database, owner: str, version: int, now: float = NOW + 3) -> ShowClaim:
+        return await claim_event_show(
+            on, tournament_id, version, owner=owner, now=now, lease_seconds=30
+        )
+
+    assert await claim(db, "a", 1) is ShowClaim.GRANTED
+    assert await claim(other, "b", 2) is ShowClaim.BUSY
+    await record_event_shown(db, tournament_id, 1, owner="a")
+    assert await shown(db, tournament_id) == (1, 1, None)
+    assert await claim(other, "b", 2) is ShowClaim.GRANTED
+    assert await claim(db, "a", 1) is ShowClaim.NEWER  # never an older render over it
+    await record_event_shown(other, tournament_id, 2, owner="b")
+    # A late record of an older version does not lower it; a failed edit only ends a claim.
+    await record_event_shown(db, tournament_id, 1, owner="a")
+    assert await shown(db, tournament_id) == (2, 2, None)
+    await save(db, tournament_id, now=NOW + 4)  # version 3
+    assert await claim(db, "a", 3) is ShowClaim.GRANTED
+    await record_event_shown(db, tournament_id, None, owner="a")
+    assert await shown(db, tournament_id) == (2, 3, None)
+    # "a" claims again and dies: "b" edits once the lease is over, not before.
+    assert await claim(db, "a", 3, now=NOW + 5) is ShowClaim.GRANTED
+    assert await claim(other, "b", 3, now=NOW + 34) is ShowClaim.BUSY
+    assert await claim(other, "b", 3, now=NOW + 35) is ShowClaim.GRANTED
+    await store_message_shown(db, tournament_id, BIG, 1)  # a late post does not lower it
+    assert (await shown(db, tournament_id))[0] == 2
+
+
+async def test_the_events_whose_message_is_behind(db: Database) -> None:
+    """Open events with a message that shows an older version, settled; and ended ones
+    only for a while after their end."""
+    async with db.transaction() as conn:
+        no_message = await insert_tournament(conn, new_event(), now=NOW)
+        behind = await insert_tournament(conn, new_event(), now=NOW)
+        up_to_date = await insert_tournament(conn, new_event(), now=NOW)
+        ended = await insert_tournament(conn, new_event(), now=NOW)
+    for tournament_id in (behind, up_to_date, ended):
+        await store_message_shown(db, tournament_id, BIG, 0)
+    for tournament_id in (no_message, behind, up_to_date):
+        await save(db, tournament_id, now=NOW + 1)
+    await record_event_shown(db, up_to_date, 1, owner="a")
+    await save(db, ended, now=NOW + 1, status="cancelled")
+
+    async def found(*, settled_before: float, finished_since: float) -> list[int]:
+        return await unshown_events(
+            db, settled_before=settled_before, finished_since=finished_since, limit=10
+        )
+
+    assert await found(settled_before=NOW + 1, finished_since=NOW) == [behind, ended]
+    # Just changed: the process that changed them shows them.
+    assert await found(settled_before=NOW, finished_since=NOW) == []
+    # Ended long ago: left as it is.
+    assert await found(settled_before=NOW + 1, finished_since=NOW + 2) == [behind]
