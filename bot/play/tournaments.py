@@ -24,6 +24,12 @@ or another process carries on from the rows.
   processes, only one start happens: the start is a versioned transition).
 - **Listeners** (``on_change``) hear of every committed change of an event, to show it:
   the event's id. Games created for a round are found with ``round_games``.
+- **Its message converges** as a game's does: the row records the version its message
+  shows (``record_shown``), an edit claims the message first (``claim_show``: one process
+  edits it at a time, and never with an older version than one shown or being shown), and
+  ``TournamentRunner``'s sweep hands every event whose message is behind (an edit Discord
+  failed, a process that stopped between a change and its edit, a change made by another
+  process) to its ``show`` callback, every ``SWEEP_SECONDS``.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from bot.play.guild_settings import load_guild_settings
 from bot.play.sessions import SessionService, Started
 from bot.storage import Connection, Database, StorageUnavailable
 from bot.storage.move_writes import MoveWrite
+from bot.storage.publication import ShowClaim
 from bot.storage.sessions import insert_session, saved_session
 from bot.storage.tournaments import (
     GameLink,
@@ -67,6 +74,7 @@ from bot.storage.tournaments import (
     TournamentStatus,
     add_player,
     anyone_busy,
+    claim_event_show,
     drop_player,
     due_to_start,
     game_link,
@@ -86,15 +94,18 @@ from bot.storage.tournaments import (
     read_matches,
     read_players,
     read_tournament,
+    record_event_shown,
     running_ids,
     save_match,
     save_tournament,
     season_ordinals,
     store_message,
+    store_message_shown,
     store_places,
     store_seeds,
     store_thread,
     tournament_record,
+    unshown_events,
 )
 from game_core import tournament as core
 from game_core.errors import IllegalMove
@@ -126,6 +137,18 @@ GAME_STOPPED = "tournament"
 # A game cancelled for these reasons cannot be played where it was (see ``unplayable_place``).
 UNPLAYABLE = (CHANNEL_DELETED, MESSAGE_REFUSED)
 CHANNEL_UNUSABLE = "channel_unusable"
+
+# The sweep (game-clock seconds): how often each process looks for events whose message is
+# behind, how long it leaves alone one that just changed (the process that changed it is
+# showing it), and how long after its end an event is still looked at (its last edit says
+# the winner, or the cancel).
+SWEEP_SECONDS = 5.0
+SWEEP_SETTLE_SECONDS = 2.0
+SWEEP_FINISHED_SECONDS = 86_400.0
+SWEEP_LIMIT = 100
+# A claim on editing an event's message (game clock): long enough for its pictures and the
+# edit; a process that dies holding it loses it then.
+SHOW_LEASE_SECONDS = 30.0
 
 
 class TournamentNotFound(UserError):
@@ -355,8 +378,44 @@ class TournamentService:
         self._changed(tournament_id)
         return row
 
-    async def set_message(self, tournament_id: int, message_id: int) -> None:
-        await store_message(self.db, tournament_id, message_id)
+    async def set_message(
+        self, tournament_id: int, message_id: int, shown_version: int | None = None
+    ) -> None:
+        """The event's message; ``shown_version``: the version it was posted showing."""
+        if shown_version is None:
+            await store_message(self.db, tournament_id, message_id)
+        else:
+            await store_message_shown(self.db, tournament_id, message_id, shown_version)
+
+    # -- its message on screen ----------------------------------------------------------
+
+    async def claim_show(self, tournament_id: int, version: int) -> bool:
+        """Claim the event's message to show ``version`` (see ``claim_event_show``):
+        False if a newer version is shown or being shown, or another process is editing it
+        now."""
+        claim = await claim_event_show(
+            self.db,
+            tournament_id,
+            version,
+            owner=self.sessions.instance,
+            now=self.clock.now(),
+            lease_seconds=SHOW_LEASE_SECONDS,
+        )
+        return claim is ShowClaim.GRANTED
+
+    async def record_shown(self, tournament_id: int, version: int | None) -> None:
+        """The message shows ``version`` (None: the edit failed); ends this process's claim."""
+        await record_event_shown(self.db, tournament_id, version, owner=self.sessions.instance)
+
+    async def unshown(self) -> list[int]:
+        """The events whose message shows an older version, settled (see ``unshown_events``)."""
+        now = self.clock.now()
+        return await unshown_events(
+            self.db,
+            settled_before=now - SWEEP_SETTLE_SECONDS,
+            finished_since=now - SWEEP_FINISHED_SECONDS,
+            limit=SWEEP_LIMIT,
+        )
 
     async def set_thread(self, tournament_id: int, thread_id: int | None) -> None:
         """Where the matches are played from now on (None: the event's channel)."""
@@ -878,13 +937,22 @@ POLL_SECONDS = 30.0
 
 
 class TournamentRunner:
-    """Starts events whose start time came, and drives the running ones now and then."""
+    """Starts events whose start time came, drives the running ones now and then, and
+    sweeps: hands each event whose message is behind to ``show`` (the cog's edit)."""
 
-    def __init__(self, service: TournamentService, *, poll_seconds: float = POLL_SECONDS) -> None:
+    def __init__(
+        self,
+        service: TournamentService,
+        *,
+        poll_seconds: float = POLL_SECONDS,
+        show: Callable[[int], None] | None = None,
+    ) -> None:
         self.service = service
         self.poll_seconds = poll_seconds
+        self.show = show
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
         service.on_change(lambda _tournament_id: self._wake.set())
         service.clock.subscribe(self._wake.set)
 
@@ -895,13 +963,29 @@ class TournamentRunner:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="tournament-loop")
+        if self._sweep is None and self.show is not None:
+            self._sweep = asyncio.create_task(self._sweep_loop(), name="tournament-sweep")
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
+        tasks = [task for task in (self._task, self._sweep) if task is not None]
+        self._task = self._sweep = None
+        for task in tasks:
             task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+    async def _sweep_loop(self) -> None:
+        assert self.show is not None
+        while True:
+            await self.service.clock.sleep(SWEEP_SECONDS)
+            try:
+                behind = await self.service.unshown()
+            except StorageUnavailable:
+                log.info("tournament sweep: database unavailable, trying again later")
+                continue
+            for tournament_id in behind:
+                self.show(tournament_id)
 
     async def _run(self) -> None:
         while True:

@@ -11,6 +11,9 @@ bracket in ``game_core.tournament``, picture in ``cogs.tournament.picture``).
   everything else (moves, timers, forfeits, the next game of a series) is the game's.
 - ``/tournament list``, ``/tournament remove``, ``/tournament cancel`` for the event of
   this channel (or thread).
+- An edit Discord fails (or never sees: a process stopped between a change and its edit,
+  or another process made the change) is made by the runner's sweep a few seconds later;
+  a failing message is tried again less and less often (``retry_delay``).
 
 Nothing is kept in memory but what is being shown: the rows say everything, so a restart or
 another process carries on.
@@ -44,13 +47,14 @@ from bot.play.tournaments import (
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SWEEP_SECONDS,
     TOO_FEW_PLAYERS,
     EventView,
     TournamentRunner,
     TournamentService,
     parse_start,
 )
-from bot.ui.answers import answer_for
+from bot.ui.answers import NETWORK_ERRORS, answer_for
 from bot.ui.replies import Guarded
 from cogs.tournament.picture import render_event
 from game_core import tournament as core
@@ -62,6 +66,14 @@ FormatChoice = Literal["single_elimination", "swiss"]
 # A thread's name is at most 100 characters.
 THREAD_NAME_LIMIT = 100
 LISTED = 10
+# A message whose edits keep failing is tried again after the sweep's interval, doubling
+# up to this (game-clock seconds), as the publisher backs off from a game's.
+MAX_RETRY_SECONDS = 60.0
+
+
+def retry_delay(failures: int) -> float:
+    """How long after its ``failures``-th failure in a row an event's edit is tried again."""
+    return min(MAX_RETRY_SECONDS, SWEEP_SECONDS * 2 ** (failures - 1))
 
 
 def may_manage(interaction: discord.Interaction) -> bool:
@@ -211,7 +223,9 @@ class TournamentCog(
         self.service = TournamentService(bot.sessions)
         shared = bot.db.dialect != "sqlite"
         self.runner = TournamentRunner(
-            self.service, poll_seconds=SHARED_POLL_SECONDS if shared else MAX_SLEEP_SECONDS
+            self.service,
+            poll_seconds=SHARED_POLL_SECONDS if shared else MAX_SLEEP_SECONDS,
+            show=self._swept,
         )
         self.service.on_change(self._changed)
         # Events whose message is being brought up to date, and whether it must look again.
@@ -219,6 +233,10 @@ class TournamentCog(
         self._tasks: set[asyncio.Task[None]] = set()
         # Game sessions this process is posting now (the publisher leaves them alone).
         self._posting: set[int] = set()
+        # Events whose last edits failed: how many in a row, and when the sweep may try
+        # again (game clock).
+        self._failures: dict[int, int] = {}
+        self._retry_at: dict[int, float] = {}
 
     async def cog_load(self) -> None:
         self.bot.register_components(SignupButton)
@@ -309,7 +327,7 @@ class TournamentCog(
         if message_id is None:
             message = await self._post_event(row.id, fields)
             message_id = message.id
-        await self.service.set_message(row.id, message_id)
+        await self.service.set_message(row.id, message_id, view.tournament.version)
         await self._open_thread(row.id, interaction.channel_id, message_id, event_title(view))
 
     @app_commands.command(name="list", description="This server's running and past tournaments.")
@@ -394,35 +412,76 @@ class TournamentCog(
         while self._tasks or self.service._tasks:
             await asyncio.gather(*self._tasks, *self.service._tasks, return_exceptions=True)
 
+    def _swept(self, tournament_id: int) -> None:
+        """The runner's sweep found the event's message behind: show it, unless its last
+        edit failed too recently (it backs off)."""
+        if self.bot.clock.now() < self._retry_at.get(tournament_id, -1.0):
+            return
+        self._changed(tournament_id)
+
     async def _show(self, tournament_id: int) -> None:
         try:
             while True:
                 self._showing[tournament_id] = False
+                again = False
                 try:
-                    await self._show_once(tournament_id)
+                    again = await self._show_once(tournament_id)
                 except discord.HTTPException as error:
-                    log.warning(
-                        "tournament %s: its message could not be shown (HTTP %s)",
-                        tournament_id,
-                        error.status,
-                    )
-                if not self._showing.get(tournament_id):
+                    self._failed(tournament_id, f"HTTP {error.status}")
+                except NETWORK_ERRORS as error:
+                    self._failed(tournament_id, type(error).__name__)
+                else:
+                    self._shown(tournament_id)
+                if not (again or self._showing.get(tournament_id)):
                     return
         finally:
             self._showing.pop(tournament_id, None)
 
-    async def _show_once(self, tournament_id: int) -> None:
+    def _failed(self, tournament_id: int, reason: str) -> None:
+        # Once a warning; while it keeps failing, the sweep tries again less and less often.
+        failures = self._failures.get(tournament_id, 0) + 1
+        self._failures[tournament_id] = failures
+        delay = retry_delay(failures)
+        self._retry_at[tournament_id] = self.bot.clock.now() + delay
+        log.log(
+            logging.WARNING if failures == 1 else logging.INFO,
+            "tournament %s: its message could not be shown (%s); trying again in %.0f s",
+            tournament_id,
+            reason,
+            delay,
+        )
+
+    def _shown(self, tournament_id: int) -> None:
+        self._retry_at.pop(tournament_id, None)
+        if self._failures.pop(tournament_id, 0):
+            log.info("tournament %s: its message is shown again", tournament_id)
+
+    async def _show_once(self, tournament_id: int) -> bool:
+        """Show the stored event on its message (and post its games); True if a newer
+        version was stored meanwhile (to show next)."""
         view = await self.service.view(tournament_id)
         row = view.tournament
-        await self._post_games(view)
         if row.message_id is None:
-            return
-        with i18n.use(row.language):
-            fields = await event_fields(view)
-        message = self.bot.get_partial_messageable(
-            row.channel_id, guild_id=row.guild_id
-        ).get_partial_message(row.message_id)
-        await message.edit(**fields)
+            await self._post_games(view)
+            return False
+        # One process at a time edits the message, never with an older version than one
+        # shown or being shown (NEWER: that one shows this change too; BUSY: the sweep
+        # comes back once the other process is done).
+        if not await self.service.claim_show(tournament_id, row.version):
+            return False
+        try:
+            await self._post_games(view)
+            with i18n.use(row.language):
+                fields = await event_fields(view)
+            message = self.bot.get_partial_messageable(
+                row.channel_id, guild_id=row.guild_id
+            ).get_partial_message(row.message_id)
+            await message.edit(**fields)
+        except (discord.HTTPException, *NETWORK_ERRORS):
+            await self.service.record_shown(tournament_id, None)  # only ends the claim
+            raise
+        await self.service.record_shown(tournament_id, row.version)
+        return (await self.service.get(tournament_id)).version > row.version
 
     async def _post_event(self, tournament_id: int, fields: dict[str, Any]) -> discord.Message:
         row = await self.service.get(tournament_id)

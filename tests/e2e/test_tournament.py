@@ -1,20 +1,31 @@
 """Tournaments end to end on the fake Discord, on both databases: a 6-player single
 elimination (two byes) and a 7-player Swiss played to their winners in the event's thread
 with the duels' own challenges, a match lost on time, a removed player, a restart in the
-middle, and an event cancelled for too few players."""
+middle, and an event cancelled for too few players; the event's message converges to the
+stored event after an edit Discord failed, or one a stopped process never made."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import discord
-from fakediscord import BotHarness, FakeChannel, FakeDiscord, FakeGuild, FakeMessage, Player
+import pytest
+from fakediscord import (
+    BotHarness,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    Player,
+    routes,
+)
 from fakediscord.models import DEFAULT_BOT_PERMISSIONS
 
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
 from bot.play.guild_settings import GuildSettings
-from bot.play.tournaments import TournamentService
+from bot.play.tournaments import SWEEP_SECONDS, TournamentService
 from cogs.tournament.cog import TournamentCog
 
 MANAGER = discord.Permissions(manage_guild=True)
@@ -279,3 +290,89 @@ async def test_an_event_starts_by_itself_at_its_time(
     )
     await cog_of(bot).settle()
     await fake_discord.wait_for(lambda: "is under way" in event.content, what="the start")
+
+
+# -- the event's message converges ----------------------------------------------------------
+
+
+def signed_up(event: FakeMessage) -> str:
+    return str(event.embeds[0]["fields"][0]["value"])
+
+
+async def shown_versions(bot: DiceBot) -> tuple[int, int]:
+    row = await bot.db.fetch_one("SELECT version, shown_version FROM tournaments")
+    assert row is not None
+    return row["version"], row["shown_version"]
+
+
+async def test_an_edit_discord_fails_is_made_by_the_sweep_backing_off_with_one_warning(
+    bot_factory: BotHarness,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    clock: ManualClock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    first, late = [await guild.add_member(f"player{index}") for index in range(1, 3)]
+    event = await open_event(host, [first], fake_discord)
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(lambda: "Player1" in signed_up(event), what="the sign-up")
+    outage = fake_discord.fail(
+        routes.MESSAGE,
+        method="PATCH",
+        status=503,
+        times=None,
+        when=lambda record: record.message_id == event.id,
+    )
+    joined = await late.click(event, "Join")
+    assert joined.ephemeral and "You are in" in joined.text()
+    await cog_of(bot).settle()
+    assert outage.hits == 1 and "Player2" not in signed_up(event)
+    version, shown = await shown_versions(bot)
+    assert shown < version
+    # Each sweep tries again, less and less often: after 5 s, then 10 s more...
+    clock.advance(SWEEP_SECONDS)
+    await fake_discord.wait_for(lambda: outage.hits == 2, what="the sweep's retry")
+    await cog_of(bot).settle()
+    clock.advance(2 * SWEEP_SECONDS)
+    await fake_discord.wait_for(lambda: outage.hits == 3, what="the next retry")
+    await cog_of(bot).settle()
+    outage.cancel()
+    clock.advance(4 * SWEEP_SECONDS)
+    await fake_discord.wait_for(lambda: "Player2" in signed_up(event), what="the sweep's edit")
+    await cog_of(bot).settle()
+    assert await shown_versions(bot) == (version, version)
+    # One warning for the whole outage, not one a retry.
+    warned = [
+        record
+        for record in caplog.records
+        if "could not be shown" in record.getMessage() and record.levelno >= logging.WARNING
+    ]
+    assert len(warned) == 1 and "HTTP 503" in warned[0].getMessage()
+
+
+async def test_a_change_whose_edit_was_never_made_is_shown_by_the_sweep(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
+) -> None:
+    """A change committed by a process that stopped before its edit (or by another
+    process): the event's message shows it after the next sweep, with no press."""
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    first, late = [await guild.add_member(f"player{index}") for index in range(1, 3)]
+    event = await open_event(host, [first], fake_discord)
+    cog = cog_of(bot)
+    await cog.settle()
+    await fake_discord.wait_for(lambda: "Player1" in signed_up(event), what="the sign-up")
+    edits = len(event.history)
+    (row,) = await cog.service.list_for_guild(guild.id)
+    # The commit happens, but nothing in this process hears of it to edit the message.
+    cog.service._listeners.remove(cog._changed)
+    await cog.service.join(row.id, late.id, late.name)
+    await cog.settle()
+    assert len(event.history) == edits and late.name not in signed_up(event)
+    clock.advance(SWEEP_SECONDS)
+    await fake_discord.wait_for(lambda: late.name in signed_up(event), what="the sweep")
+    await cog.settle()
+    version, shown = await shown_versions(bot)
+    assert shown == version

@@ -39,6 +39,7 @@ from bot.play.sessions import SeedSource, SessionService
 from bot.play.tournaments import (
     CANCELLED_BY_HOST,
     CHANNEL_UNUSABLE,
+    SWEEP_SECONDS,
     TOO_FEW_PLAYERS,
     TournamentRunner,
     TournamentService,
@@ -450,6 +451,43 @@ async def test_another_process_carries_the_event_on(
     assert await world.service.drive(row.id) == []
     await world.play(final[0], final[1])
     assert (await other.service.get(row.id)).winner_id == final[1]
+
+
+async def test_every_process_sweeps_the_events_whose_message_is_behind_one_edits_it(
+    world: World, open_another: OpenAnother, clock: ManualClock
+) -> None:
+    """A change whose edit was never made (its process stopped after the commit): both
+    processes' sweeps find the event behind; one claims its message, the other's claim
+    waits; once shown, no sweep finds it."""
+    other = World(await open_another(), clock)
+    other.sessions.instance = "another process"
+    row = await world.new_event(4, format=core.Format.SINGLE_ELIMINATION)
+    await world.service.set_message(row.id, 555, shown_version=0)  # posted before the joins
+    found_here: list[int] = []
+    found_there: list[int] = []
+    runners = [
+        TournamentRunner(world.service, show=found_here.append),
+        TournamentRunner(other.service, show=found_there.append),
+    ]
+    for runner in runners:
+        runner.start()
+    try:
+        assert await world.service.unshown() == []  # just changed: its process shows it
+        clock.advance(SWEEP_SECONDS)
+        for _ in range(500):
+            if found_here and found_there:
+                break
+            await asyncio.sleep(0.01)
+        assert found_here == found_there == [row.id]
+        version = (await world.service.get(row.id)).version
+        assert await other.service.claim_show(row.id, version)
+        assert not await world.service.claim_show(row.id, version)  # busy: no double edit
+        await other.service.record_shown(row.id, version)
+        assert not await world.service.claim_show(row.id, version - 1)  # never an older one
+        assert await world.service.unshown() == []
+    finally:
+        for runner in runners:
+            await runner.stop()
 
 
 async def test_a_deleted_thread_moves_the_games_to_the_channel(world: World) -> None:
