@@ -268,6 +268,8 @@ async def test_ready_line_health_and_sigterm_while_running(
             embed_links=True,
             attach_files=True,
             read_message_history=True,
+            # Tournaments open a thread on their message to play their matches in.
+            create_public_threads=True,
         ).value
     )
 
