@@ -125,3 +125,9 @@ class ReplayUnavailable(UserError):
             if message is not None
             else _("This game's replay could not be rebuilt from its record, sorry.")
         )
+
+
+class StorageUnavailable(Exception):
+    """The database is locked for too long, unreachable, gone, or unwritable (raised by
+    bot.storage's adapters; here so that the layers above storage, the cogs included,
+    can catch it without importing storage)."""

@@ -7,16 +7,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+# Raised by both adapters; defined with the model's errors so that every layer (the cogs
+# too, which never import storage) can tell a database outage from a bug.
+from bot.model.errors import StorageUnavailable as StorageUnavailable
 from bot.storage.migrations import Dialect
 
 # How long a write waits for another connection's lock before giving up (both adapters).
 BUSY_TIMEOUT_MS = 5_000
 
 Params = Sequence[Any]
-
-
-class StorageUnavailable(Exception):
-    """The database is locked for too long, unreachable, gone, or unwritable."""
 
 
 class Row(Protocol):

@@ -36,7 +36,7 @@ from bot.i18n import _, ngettext, number
 from bot.model.catalog import game_title
 from bot.model.command_mentions import command_mention
 from bot.model.contract import ShowContext
-from bot.model.errors import UserError
+from bot.model.errors import StorageUnavailable, UserError
 from bot.model.series import BEST_OF_HELP, BestOf
 from bot.model.text import escape
 from bot.pictures import palette as colours
@@ -250,7 +250,13 @@ class TournamentCog(
         self.runner.start()
         # A process that stopped between a change and its edit left the event's message
         # behind, or a game unposted: every open event is shown again.
-        for tournament_id in await self.service.open_events():
+        try:
+            open_events = await self.service.open_events()
+        except StorageUnavailable:
+            # The sweep shows them once the database answers again.
+            log.warning("tournaments: database unavailable at start; the sweep shows them later")
+            return
+        for tournament_id in open_events:
             self._changed(tournament_id)
 
     async def cog_unload(self) -> None:
@@ -430,6 +436,8 @@ class TournamentCog(
                     self._failed(tournament_id, f"HTTP {error.status}")
                 except NETWORK_ERRORS as error:
                     self._failed(tournament_id, type(error).__name__)
+                except StorageUnavailable:
+                    self._failed(tournament_id, "database unavailable")
                 else:
                     self._shown(tournament_id)
                 if not (again or self._showing.get(tournament_id)):

@@ -24,6 +24,7 @@ from fakediscord.models import DEFAULT_BOT_PERMISSIONS
 
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
+from bot.model.errors import StorageUnavailable
 from bot.play.guild_settings import GuildSettings
 from bot.play.tournaments import SWEEP_SECONDS, TournamentService
 from cogs.tournament.cog import TournamentCog
@@ -376,3 +377,38 @@ async def test_a_change_whose_edit_was_never_made_is_shown_by_the_sweep(
     await cog.settle()
     version, shown = await shown_versions(bot)
     assert shown == version
+
+
+async def test_a_database_outage_while_showing_is_retried_by_the_sweep_without_an_error(
+    bot_factory: BotHarness,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    clock: ManualClock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database stops answering between a change and its edit: the message waits,
+    nothing is logged as an ERROR, and the sweep shows the change once it answers again."""
+    bot = await bot_factory.start()
+    host = await guild.add_member("host", permissions=MANAGER)
+    first, late = [await guild.add_member(f"player{index}") for index in range(1, 3)]
+    event = await open_event(host, [first], fake_discord)
+    cog = cog_of(bot)
+    await cog.settle()
+    await fake_discord.wait_for(lambda: "Player1" in signed_up(event), what="the sign-up")
+    read_event = cog.service.view
+
+    async def database_gone(tournament_id: int) -> object:
+        raise StorageUnavailable("database is locked")
+
+    cog.service.view = database_gone  # type: ignore[method-assign, assignment]
+    joined = await late.click(event, "Join")
+    assert joined.ephemeral and "You are in" in joined.text()
+    await cog.settle()
+    assert "Player2" not in signed_up(event)
+    cog.service.view = read_event  # type: ignore[method-assign]
+    clock.advance(SWEEP_SECONDS)
+    await fake_discord.wait_for(lambda: "Player2" in signed_up(event), what="the sweep's edit")
+    await cog.settle()
+    version, shown = await shown_versions(bot)
+    assert shown == version
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
