@@ -50,6 +50,7 @@ from bot.play.tournaments import (
     SWEEP_SECONDS,
     TOO_FEW_PLAYERS,
     EventView,
+    TournamentNotFound,
     TournamentRunner,
     TournamentService,
     parse_start,
@@ -389,6 +390,9 @@ class TournamentCog(
     async def press(self, interaction: discord.Interaction, event: int, choice: str) -> None:
         user = interaction.user
         answer = answer_for(interaction)
+        if (await self.service.get(event)).guild_id != interaction.guild_id:
+            # A button copied into another server (a forged id): no such event there.
+            raise TournamentNotFound()
         if choice == "join":
             await self.service.join(event, user.id, user.display_name)
             await answer.send(_("You are in: your matches will ping you in the thread."))
