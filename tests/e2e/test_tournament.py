@@ -6,6 +6,7 @@ stored event after an edit Discord failed, or one a stopped process never made."
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 
@@ -82,15 +83,56 @@ async def play_round(
         what=f"{games} games to play",
         timeout=GAMES_WAIT,
     )
-    for message in games_waiting(where.messages):
-        service = cog_of(bot).service
-        session = await session_of(bot, service, message.id)
-        first, second = (seat.user_id for seat in session.seats)
+    await play_games(bot, players, where, games_waiting(where.messages), loser=loser)
+
+
+async def play_games(
+    bot: DiceBot,
+    players: dict[int, Player],
+    where: FakeChannel,
+    messages: list[FakeMessage],
+    *,
+    loser: Callable[[int, int], int] = max,
+) -> None:
+    """These games, each played out: accepted, then given up by ``loser`` of the two."""
+    for message in messages:
+        first, second = await seats_of(bot, message)
         await players[second].click(message, "Accept")
         out = loser(first, second)
         answer = await players[out].slash("knucklebones forfeit", channel=where)
         assert not answer.ephemeral
     await cog_of(bot).settle()
+
+
+async def seats_of(bot: DiceBot, message: FakeMessage) -> tuple[int, int]:
+    """A game's (challenger, challenged player)."""
+    # The game's message is posted before its id is stored with the game: wait for it.
+    for _ in range(100):
+        if await bot.db.fetch_one("SELECT id FROM sessions WHERE message_id = ?", (message.id,)):
+            break
+        await asyncio.sleep(0.05)
+    session = await session_of(bot, cog_of(bot).service, message.id)
+    first, second = (seat.user_id for seat in session.seats)
+    return first, second
+
+
+def shown_name(player: Player) -> str:
+    # The fake gives each user a global name: their name in title case.
+    return player.name.title()
+
+
+def alt_text(event: FakeMessage) -> str:
+    """The event's picture(s) in words, as a screen reader says them."""
+    return " ".join(attachment.description or "" for attachment in event.attachments)
+
+
+async def stats_of(player: Player) -> str:
+    """What /stats shows the player (its embeds), with its tournaments' line."""
+    stats = await player.slash("stats")
+    assert stats.message is not None
+    shown = str(stats.message.embeds)
+    assert "🏆 Tournaments" in shown
+    return shown
 
 
 async def session_of(bot: DiceBot, service: TournamentService, message_id: int):  # type: ignore[no-untyped-def]
@@ -99,8 +141,8 @@ async def session_of(bot: DiceBot, service: TournamentService, message_id: int):
     return await bot.sessions.require(row["id"])
 
 
-async def test_six_players_single_elimination_with_two_byes_and_a_restart(
-    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+async def test_six_players_single_elimination_with_two_byes_a_time_loss_a_removal_and_a_restart(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
 ) -> None:
     await guild.set_bot_role_permissions(WITH_THREADS)
     bot = await bot_factory.start()
@@ -118,19 +160,78 @@ async def test_six_players_single_elimination_with_two_byes_and_a_restart(
     assert "started" in started.text()
     await cog_of(bot).settle()
     (thread,) = guild.default_channel.threads()
-    # Round 1: two games (seeds 1 and 2 have byes).
-    await play_round(bot, fake_discord, guild, by_id, thread, games=2)
+    # Round 1: two games (seeds 1 and 2 have byes), both waiting for their challenged
+    # player, as the bracket says.
+    await fake_discord.wait_for(
+        lambda: len(games_waiting(thread.messages)) == 2, what="round 1", timeout=GAMES_WAIT
+    )
+    await fake_discord.wait_for(lambda: bool(event.attachments), what="the bracket")
+    assert "is under way" in event.content and event.labels() == []
+    shown = alt_text(event)
+    assert "Single elimination · one game a match, Round 1 of 3." in shown
+    assert shown.count("has a bye") == 2 and shown.count(", to play") == 2
+    removal, late = games_waiting(thread.messages)
+    # The host takes a player of the first game out: their opponent goes through.
+    stays, gone = await seats_of(bot, removal)
+    removed = await host.slash("tournament remove", channel=thread, player=by_id[gone])
+    assert f"{shown_name(by_id[gone])} is out of the tournament" in removed.text()
+    await cog_of(bot).settle()
+    await fake_discord.wait_for(
+        lambda: removal.labels() != ["Accept", "Decline"], what="the removed player's game ended"
+    )
+    went_through = f"{shown_name(by_id[stays])} goes through: {shown_name(by_id[gone])} withdrew"
+    await fake_discord.wait_for(lambda: went_through in alt_text(event), what="the withdrawal")
+    assert "5 players (at most" in str(event.embeds[0]["fields"][0]["name"])
+    assert shown_name(by_id[gone]) not in event.embeds[0]["fields"][0]["value"]
+    # Nobody accepts the other game: its challenged player loses on time, and the
+    # semifinals start.
+    challenger, absent = await seats_of(bot, late)
+    clock.advance(GuildSettings().challenge_expiry_seconds + 1)
+    on_time = f"{shown_name(by_id[challenger])} beat {shown_name(by_id[absent])} on time"
+    await fake_discord.wait_for(lambda: on_time in alt_text(event), what="the loss on time")
+    await fake_discord.wait_for(
+        lambda: len(games_waiting(thread.messages)) == 2, what="semifinals", timeout=GAMES_WAIT
+    )
+    await fake_discord.wait_for(lambda: "Round 2 of 3" in alt_text(event), what="round 2")
+    semifinals = games_waiting(thread.messages)
+    semifinalists = {player for game in semifinals for player in await seats_of(bot, game)}
+    assert stays in semifinalists and challenger in semifinalists
+    assert gone not in semifinalists and absent not in semifinalists
+    # A restart with the semifinals waiting: the restarted bot shows the event again (a
+    # stop may have cut an edit short) and plays the same games on.
     edits = len(event.history)
     bot = await bot_factory.restart()
-    # The restarted bot shows the running event again (a stop may have cut an edit short).
     await fake_discord.wait_for(lambda: len(event.history) > edits, what="the event shown again")
-    # Round 2 (the semifinals), then the final, after a restart.
-    await play_round(bot, fake_discord, guild, by_id, thread, games=2)
+    assert "is under way" in event.content and on_time in alt_text(event)
+    assert games_waiting(thread.messages) == semifinals
+    await play_games(bot, by_id, thread, semifinals)
     await play_round(bot, fake_discord, guild, by_id, thread, games=1)
+    # The smaller id gives up no game: the smallest semifinalist wins the event.
+    winner = by_id[min(semifinalists)]
     await fake_discord.wait_for(lambda: "wins the tournament" in event.content, what="the winner")
-    assert event.attachments
+    assert f"**{shown_name(winner)}** wins the tournament" in event.content
+    await fake_discord.wait_for(lambda: "Finished" in alt_text(event), what="the final bracket")
+    shown = alt_text(event)
+    assert f"{shown_name(winner)} won the event." in shown
+    assert f"Final: {shown_name(winner)} beat" in shown
     rows = await bot.db.fetch_all("SELECT status, winner_id FROM tournaments")
-    assert [tuple(row) for row in rows] == [("finished", min(by_id))]
+    assert [tuple(row) for row in rows] == [("finished", winner.id)]
+    places = await bot.db.fetch_all(
+        "SELECT user_id, place, removed FROM tournament_players ORDER BY place, user_id"
+    )
+    assert places[0]["user_id"] == winner.id and places[0]["place"] == 1
+    assert sorted(row["place"] for row in places)[:2] == [1, 2]
+    assert [row["user_id"] for row in places if row["removed"]] == [gone]
+    # /stats: one event played by the winner and by the removed player, won by the winner.
+    assert "Played: 1 · Won: 1" in await stats_of(winner)
+    assert "Played: 1 · Won: 0" in await stats_of(by_id[gone])
+    # The ladder counted the event's games: its four semifinalists are on the leaderboard.
+    board = await winner.slash("leaderboard", game="knucklebones")
+    assert board.message is not None
+    listed = board.message.text() + str(board.message.embeds)
+    assert all(shown_name(by_id[player]) in listed for player in semifinalists), listed
+    # A game stopped by a removal, or a challenge never accepted, is no game played.
+    assert shown_name(by_id[gone]) not in listed and shown_name(by_id[absent]) not in listed
 
 
 async def test_too_few_players_cancel_the_event(
