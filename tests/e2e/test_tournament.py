@@ -1,7 +1,8 @@
 """Tournaments end to end on the fake Discord, on both databases: a 6-player single
 elimination (two byes) and a 7-player Swiss played to their winners in the event's thread
-with the duels' own challenges, a match lost on time, a removed player, a restart in the
-middle, and an event cancelled for too few players; the event's message converges to the
+with the duels' own challenges, each with a match lost on time, a removed player and a
+restart in the middle; a match lost on time in the channel, an event cancelled for too few
+players; the event's message converges to the
 stored event after an edit Discord failed, or one a stopped process never made."""
 
 from __future__ import annotations
@@ -126,6 +127,15 @@ def alt_text(event: FakeMessage) -> str:
     return " ".join(attachment.description or "" for attachment in event.attachments)
 
 
+def standing_of(event: FakeMessage, player: Player) -> str:
+    """The player's row in the Swiss standings' alt text, after their name: "1 point,
+    Buchholz 2 (playing)"."""
+    rows = alt_text(event).split("Standings: ", 1)[-1].split("; ")
+    name = f" {shown_name(player)}, "
+    (row,) = [row for row in rows if name in row]
+    return row.split(name, 1)[1].split(". Ranking:", 1)[0]
+
+
 async def stats_of(player: Player) -> str:
     """What /stats shows the player (its embeds), with its tournaments' line."""
     stats = await player.slash("stats")
@@ -194,7 +204,8 @@ async def test_six_players_single_elimination_with_two_byes_a_time_loss_a_remova
     )
     await fake_discord.wait_for(lambda: "Round 2 of 3" in alt_text(event), what="round 2")
     semifinals = games_waiting(thread.messages)
-    semifinalists = {player for game in semifinals for player in await seats_of(bot, game)}
+    pairs = [await seats_of(bot, game) for game in semifinals]
+    semifinalists = {player for pair in pairs for player in pair}
     assert stays in semifinalists and challenger in semifinalists
     assert gone not in semifinalists and absent not in semifinalists
     # A restart with the semifinals waiting: the restarted bot shows the event again (a
@@ -219,8 +230,12 @@ async def test_six_players_single_elimination_with_two_byes_a_time_loss_a_remova
     places = await bot.db.fetch_all(
         "SELECT user_id, place, removed FROM tournament_players ORDER BY place, user_id"
     )
-    assert places[0]["user_id"] == winner.id and places[0]["place"] == 1
-    assert sorted(row["place"] for row in places)[:2] == [1, 2]
+    # The final standings: by the round each player went out in (ties share a place).
+    finalists = {min(pair) for pair in pairs}
+    (runner_up,) = finalists - {winner.id}
+    expected = {winner.id: 1, runner_up: 2, gone: 5, absent: 5}
+    expected |= {player: 3 for player in semifinalists - finalists}
+    assert {row["user_id"]: row["place"] for row in places} == expected
     assert [row["user_id"] for row in places if row["removed"]] == [gone]
     # /stats: one event played by the winner and by the removed player, won by the winner.
     assert "Played: 1 · Won: 1" in await stats_of(winner)
@@ -283,8 +298,8 @@ async def test_a_match_not_started_in_time_is_lost(
     assert [row["reason"] for row in rows] == ["time", "time"]
 
 
-async def test_seven_players_swiss_with_a_removal_then_the_list(
-    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild
+async def test_seven_players_swiss_with_a_time_loss_a_removal_a_restart_then_the_list(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
 ) -> None:
     await guild.set_bot_role_permissions(WITH_THREADS)
     bot = await bot_factory.start()
@@ -295,23 +310,69 @@ async def test_seven_players_swiss_with_a_removal_then_the_list(
     await host.click(event, "Start")
     await cog_of(bot).settle()
     (thread,) = guild.default_channel.threads()
-    # Round 1: three games and a bye. Before they are played, the host takes a player
-    # out (in the thread): their opponent goes through without playing.
-    await fake_discord.wait_for(lambda: len(games_waiting(thread.messages)) == 3, what="round 1")
-    message = games_waiting(thread.messages)[0]
-    session = await session_of(bot, cog_of(bot).service, message.id)
-    gone = session.seats[1].user_id
+    # Round 1: three games and a bye.
+    await fake_discord.wait_for(
+        lambda: len(games_waiting(thread.messages)) == 3, what="round 1", timeout=GAMES_WAIT
+    )
+    await fake_discord.wait_for(lambda: bool(event.attachments), what="the standings")
+    assert "is under way" in event.content
+    shown = alt_text(event)
+    assert "Swiss · one game a match, Round 1 of 3." in shown
+    assert shown.count("(bye)") == 1 and shown.count("(playing)") == 6
+    removal, played, late = games_waiting(thread.messages)
+    # Before the first game is played, the host takes one of its players out (in the
+    # thread): their opponent goes through without playing.
+    stays, gone = await seats_of(bot, removal)
     refused = await players[0].slash("tournament remove", channel=thread, player=by_id[gone])
     assert refused.ephemeral and "host" in refused.text()
     removed = await host.slash("tournament remove", channel=thread, player=by_id[gone])
-    assert "is out of the tournament" in removed.text()
+    assert f"{shown_name(by_id[gone])} is out of the tournament" in removed.text()
     await cog_of(bot).settle()
     await fake_discord.wait_for(
-        lambda: message.labels() != ["Accept", "Decline"], what="the removed player's game ended"
+        lambda: removal.labels() != ["Accept", "Decline"], what="the removed player's game ended"
     )
-    await play_round(bot, fake_discord, guild, by_id, thread, games=2)
-    # Rounds 2 and 3: six players left, three games each.
-    await play_round(bot, fake_discord, guild, by_id, thread, games=3)
+    await fake_discord.wait_for(
+        lambda: standing_of(event, by_id[gone]).endswith("(withdrew)"),
+        what="the withdrawal in the standings",
+    )
+    assert standing_of(event, by_id[gone]).startswith("0 points")
+    assert standing_of(event, by_id[stays]).startswith("1 point,")
+    assert "6 players (at most" in str(event.embeds[0]["fields"][0]["name"])
+    assert shown_name(by_id[gone]) not in event.embeds[0]["fields"][0]["value"]
+    # The second game is played; nobody accepts the third: its challenged player loses
+    # on time, and round 2 starts for the six players left.
+    await play_games(bot, by_id, thread, [played])
+    challenger, absent = await seats_of(bot, late)
+    clock.advance(GuildSettings().challenge_expiry_seconds + 1)
+    await fake_discord.wait_for(
+        lambda: (
+            late not in games_waiting(thread.messages)
+            and (len(games_waiting(thread.messages)) == 3)
+        ),
+        what="round 2's games",
+        timeout=GAMES_WAIT,
+    )
+    await fake_discord.wait_for(lambda: "Round 2 of 3" in alt_text(event), what="round 2")
+    lost = await bot.db.fetch_one(
+        "SELECT winner_id, reason FROM tournament_matches WHERE round = 1 AND ? IN "
+        "(first_id, second_id)",
+        (absent,),
+    )
+    assert lost is not None and tuple(lost) == (challenger, "time")
+    assert standing_of(event, by_id[challenger]).startswith("1 point,")
+    assert standing_of(event, by_id[absent]).startswith("0 points,")
+    # Round 2: one game played, then a restart with the other two waiting; the restarted
+    # bot shows the event again and plays them on.
+    first_game, *others = games_waiting(thread.messages)
+    assert gone not in {player for game in others for player in await seats_of(bot, game)}
+    await play_games(bot, by_id, thread, [first_game])
+    edits = len(event.history)
+    bot = await bot_factory.restart()
+    await fake_discord.wait_for(lambda: len(event.history) > edits, what="the event shown again")
+    assert "is under way" in event.content and "Round 2 of 3" in alt_text(event)
+    assert games_waiting(thread.messages) == others
+    await play_games(bot, by_id, thread, others)
+    # Round 3: three games again.
     await play_round(bot, fake_discord, guild, by_id, thread, games=3)
     await fake_discord.wait_for(lambda: "wins the tournament" in event.content, what="the winner")
     places = await bot.db.fetch_all(
@@ -319,13 +380,27 @@ async def test_seven_players_swiss_with_a_removal_then_the_list(
     )
     assert [row["place"] for row in places] == list(range(1, 8))
     assert [row["user_id"] for row in places if row["removed"]] == [gone]
+    winner = by_id[places[0]["user_id"]]
+    assert f"**{shown_name(winner)}** wins the tournament" in event.content
+    await fake_discord.wait_for(lambda: "Finished" in alt_text(event), what="the final standings")
+    shown = alt_text(event)
+    assert f"{shown_name(winner)} won the event." in shown
+    # The final standings in words, in the stored order, the removed player marked.
+    rows = [shown.index(f"{row['place']}. {shown_name(by_id[row['user_id']])},") for row in places]
+    assert rows == sorted(rows)
+    assert standing_of(event, by_id[gone]).endswith("(withdrew)")
     listed = await host.slash("tournament list")
     assert "Cup" in listed.text() and "finished" in listed.text()
-    winner = places[0]["user_id"]
-    stats = await by_id[winner].slash("stats")
-    assert stats.message is not None
-    shown = str(stats.message.embeds)
-    assert "🏆 Tournaments" in shown and "Played: 1 · Won: 1" in shown
+    # /stats: one event played by the winner and by the removed player, won by the winner.
+    assert "Played: 1 · Won: 1" in await stats_of(winner)
+    assert "Played: 1 · Won: 0" in await stats_of(by_id[gone])
+    # The ladder counted the event's games: everyone who played one is on the leaderboard;
+    # the removed player, who played none, is not.
+    board = await winner.slash("leaderboard", game="knucklebones")
+    assert board.message is not None
+    listed_names = board.message.text() + str(board.message.embeds)
+    assert all(shown_name(p) in listed_names for p in players if p.id != gone), listed_names
+    assert shown_name(by_id[gone]) not in listed_names
 
 
 async def test_the_host_cancels_a_running_event(
