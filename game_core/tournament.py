@@ -68,7 +68,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict
 
 __all__ = [
@@ -631,6 +630,10 @@ def _match(
         # The score difference dominates: no saving in shape (at most count per pair, so
         # less than count * count over a pairing) outweighs one point of difference.
         return difference * difference * (count * count + 1) + shape
+
+    # Imported here, not at the top: networkx costs every bot process 12 MiB and 0.08 s
+    # at start (bench/servers.py, issue 30's target 4), and only a Swiss round needs it.
+    import networkx as nx
 
     graph = nx.Graph()
     graph.add_nodes_from(players)
