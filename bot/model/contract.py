@@ -21,6 +21,14 @@ from game_core.base import Event, GameResult
 SessionStatus = Literal["pending", "active", "finished", "cancelled"]
 OPEN_STATUSES: tuple[SessionStatus, ...] = ("pending", "active")
 
+# How the bot reaches a session's channel, decided once by the command that creates it:
+# "member" (the bot is in the server: channel routes) or "interaction" (a user-installed
+# command in a DM, a group DM or a server without the bot: only the interactions' tokens).
+Reach = Literal["member", "interaction"]
+# The guild id an interaction-reach session stores: snowflake 0 is never a real server, so
+# no server's leaderboard, season or tournament ever counts its results ("with friends").
+FRIENDS_LADDER = 0
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -64,6 +72,9 @@ class Session:
     shown_version: int = -1
     # The language its public message speaks (bot/i18n.py), fixed when the game starts.
     language: str = "en"
+    # How the bot reaches its channel (``Reach``): an "interaction" session is shown only
+    # through its players' interaction tokens, never a channel route.
+    reach: Reach = "member"
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats:

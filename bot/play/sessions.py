@@ -23,6 +23,7 @@ from bot import i18n
 from bot.ladder.results import record_result
 from bot.model.clock import Clock
 from bot.model.contract import (
+    FRIENDS_LADDER,
     OPEN_STATUSES,
     Deadline,
     FollowUp,
@@ -31,6 +32,7 @@ from bot.model.contract import (
     MessageFields,
     NewSession,
     Outcome,
+    Reach,
     Seat,
     Session,
     SessionStatus,
@@ -241,10 +243,16 @@ class SessionService:
         deadlines: Iterable[Deadline] = (),
         events: Sequence[dict[str, Any]] = (),
         exclusive: bool = True,
+        reach: Reach = "member",
     ) -> Session:
         """Create a session. With ``exclusive``, a human seat who already has an open game
-        in this channel makes it fail with AlreadyPlaying (one game per player per channel)."""
+        in this channel makes it fail with AlreadyPlaying (one game per player per channel).
+        A session reached through interactions only (``reach``) belongs to no server: it is
+        stored under ``FRIENDS_LADDER`` with the default settings, and speaks the language
+        of the player who created it (the interaction's, as the task speaks it)."""
         now = self.clock.now()
+        if reach == "interaction":
+            guild_id = FRIENDS_LADDER
         new = NewSession(
             seats=list(seats),
             state=state,
@@ -265,7 +273,12 @@ class SessionService:
                 seed=self.seeds.next(),
                 now=now,
                 # The server's chosen language, else the one its Discord settings name.
-                language=settings.language or i18n.server_language(),
+                language=(
+                    i18n.current()
+                    if reach == "interaction"
+                    else settings.language or i18n.server_language()
+                ),
+                reach=reach,
             )
             session = await load_session(conn, session_id)
         assert session is not None
@@ -346,6 +359,7 @@ class SessionService:
             seed=self.seeds.next(),
             now=now,
             language=previous.language,
+            reach=previous.reach,
         )
         step = Step(
             state={**previous.state, FOLLOW_UP_KEY: session_id},

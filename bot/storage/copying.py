@@ -38,6 +38,7 @@ TABLES = (
     "tournament_players",
     "tournament_matches",
     "tournament_games",
+    "interaction_tokens",
 )
 # Tables whose ids PostgreSQL hands out: their counters continue after the copied ids.
 IDENTITY_TABLES = (

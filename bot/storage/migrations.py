@@ -832,4 +832,33 @@ MIGRATIONS: list[Migration] = [
             "CREATE INDEX tournaments_unshown ON tournaments (id) WHERE shown_version < version",
         ),
     ),
+    Migration(
+        13,
+        # Games reached only through interactions (issue 32: a user-installed command in a
+        # DM, a group DM or a server without the bot). sessions.reach: 'member' (channel
+        # routes, as before) or 'interaction'. interaction_tokens: per such session, the
+        # newest live interaction token whose message is the game's public message, and
+        # when it stops being usable (its interaction's creation + 15 min, less a margin):
+        # a credential, deleted once expired (the publisher's sweep) or no longer needed.
+        (
+            "ALTER TABLE sessions ADD COLUMN reach TEXT NOT NULL DEFAULT 'member'",
+            PerDialect(
+                sqlite="""
+        CREATE TABLE interaction_tokens (
+            session_id INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+            token TEXT NOT NULL,
+            expires_at REAL NOT NULL
+        )
+        """,
+                postgresql="""
+        CREATE TABLE interaction_tokens (
+            session_id BIGINT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+            token TEXT NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+            ),
+            "CREATE INDEX interaction_tokens_by_expiry ON interaction_tokens (expires_at)",
+        ),
+    ),
 ]

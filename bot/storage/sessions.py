@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import i18n
-from bot.model.contract import LoggedMove, NewSession, Seat, Session
+from bot.model.contract import LoggedMove, NewSession, Reach, Seat, Session
 from bot.storage.base import Database
 from bot.storage.connection import Connection
 from bot.storage.migrations import Dialect
@@ -55,14 +55,15 @@ async def insert_session(
     seed: int,
     now: float,
     language: str = i18n.ENGLISH,
+    reach: Reach = "member",
 ) -> int:
     """Store a new session (row, seats, busy players, first event, timers) in the open
     transaction; returns its id. Raises AlreadyPlaying (``new.exclusive``) when a human
     seat already has an open game in the channel."""
     session_id = await conn.fetch_value(
         "INSERT INTO sessions (game, guild_id, channel_id, status, state, version,"
-        " seed, created_by, created_at, updated_at, language)"
-        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
+        " seed, created_by, created_at, updated_at, language, reach)"
+        " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             game,
             guild_id,
@@ -74,6 +75,7 @@ async def insert_session(
             now,
             now,
             language,
+            reach,
         ),
     )
     assert isinstance(session_id, int)
@@ -161,6 +163,7 @@ def session_from(row: Any) -> Session:
         updated_at=row["updated_at"],
         shown_version=row["shown_version"],
         language=row["language"],
+        reach="interaction" if row["reach"] == "interaction" else "member",
         seats=tuple(
             Seat(
                 seat=seat,
