@@ -9,6 +9,11 @@ only move the separate AI record, never a ladder.
 Two ladders move with a game between players: the current season's (``season_ratings``,
 what ``/leaderboard`` ranks; see ``bot.ladder.seasons``) and the lifetime record (``ratings``: a
 rating that never restarts, W/L/D, streaks, the AI record, score averages).
+
+Games with friends (outside servers, ``FRIENDS_LADDER``) have no ladder: no season, no
+rating (nobody could ever see one: no server ranks them). Their result rows, picks and
+lifetime record (W/L/D, streaks, the AI record, score averages) are written under guild 0
+for ``/stats`` and ``/history`` outside servers; that record keeps the starting rating.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from openskill.models import PlackettLuce
 
 from bot.ladder.seasons import lock_current_season
+from bot.model.contract import FRIENDS_LADDER
 from bot.storage import results as stored
 from game_core.base import GameResult
 
@@ -75,7 +81,7 @@ async def record_result(
     vs_ai = any(seat.is_ai for seat in seats)
     humans = [seat for seat in seats if not seat.is_ai]
     season = None
-    if not vs_ai and len(humans) >= 2:
+    if not vs_ai and len(humans) >= 2 and session.guild_id != FRIENDS_LADDER:
         # First: it takes the season's lock (see bot.ladder.seasons), before any other row.
         season = await record_in_current_season(
             conn,
@@ -158,6 +164,8 @@ async def record_in_current_season(
     the AI: games against it are never ranked."""
     if len(placings) < 2:
         raise ValueError("a ranked outcome needs at least two players")
+    if guild_id == FRIENDS_LADDER:
+        raise ValueError("games with friends are never ranked: they have no season")
     season = await lock_current_season(conn, guild_id, game, now)
     user_ids = sorted(p.user_id for p in placings)
     stored_ratings = await stored.season_ratings_of(conn, guild_id, game, season, user_ids)
@@ -200,9 +208,14 @@ async def _update_ratings(
             await _record_ai_game(conn, session, seat, result, now)
         return
 
-    current = await _current_ratings(conn, session, [seat.user_id for seat in humans])
+    if session.guild_id == FRIENDS_LADDER:
+        # Unrated: the record alone, under the starting rating (see the module's doc).
+        start = (RATING_MODEL.mu, RATING_MODEL.sigma)
+        current = {seat.user_id: start for seat in humans}
+    else:
+        current = await _current_ratings(conn, session, [seat.user_id for seat in humans])
     new_ratings = {seat.user_id: current[seat.user_id] for seat in humans}
-    if len(humans) >= 2:
+    if len(humans) >= 2 and session.guild_id != FRIENDS_LADDER:
         placings = [
             Placing(seat.user_id, result.ranks[seat.seat], result.outcome(seat.seat))
             for seat in humans

@@ -1,7 +1,10 @@
 """The read side of results and ratings: leaderboard pages (a season's), one player's
 stats and recent history.
 
-Everything here is per server (``guild_id``). A leaderboard is one season's ladder
+Everything here is per server (``guild_id``), except what ``/stats`` and ``/history`` show
+outside servers (a DM, a group DM, a server without the bot): a player's record summed
+over every server and their games with friends (``FRIENDS_LADDER``), the head-to-head
+record of two players, and games with friends. A leaderboard is one season's ladder
 (``season_ratings``, see ``bot.ladder.seasons``) that
 ``bot.ladder.results.record_result`` keeps up to date in each game's own transaction, so a
 page is an indexed range read, never an aggregate over all results. Lifetime records
@@ -24,6 +27,7 @@ from typing import Literal
 from bot.i18n import N_
 from bot.ladder.seasons import Season, current_season
 from bot.model.catalog import GAMES
+from bot.model.contract import FRIENDS_LADDER
 from bot.storage import Database
 from bot.storage import standings as stored
 
@@ -48,7 +52,9 @@ def ladder_minimum(provisional_games: int) -> int:
 
 
 def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str | None:
-    if message_id is None:
+    # A game with friends keeps no server to link through (a server without the bot is
+    # stored as FRIENDS_LADDER too), so it has no link.
+    if message_id is None or guild_id == FRIENDS_LADDER:
         return None
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
@@ -245,6 +251,11 @@ class HistoryEntry:
     def link(self) -> str | None:
         return message_link(self.guild_id, self.channel_id, self.message_id)
 
+    @property
+    def with_friends(self) -> bool:
+        """Played outside servers (``FRIENDS_LADDER``) between players (not the AI)."""
+        return self.guild_id == FRIENDS_LADDER and not self.vs_ai
+
     def player(self, user_id: int) -> HistoryPlayer | None:
         for player in self.players:
             if player.user_id == user_id and not player.is_ai:
@@ -292,11 +303,130 @@ async def player_stats(
 
 
 async def _favourites(db: Database, guild_id: int, user_id: int) -> dict[str, Favourite]:
-    rows = await stored.picks_of_player(db, guild_id, user_id, games=GAMES)
+    return _first_by_game(await stored.picks_of_player(db, guild_id, user_id, games=GAMES))
+
+
+def _first_by_game(rows: Sequence[stored.PickRow]) -> dict[str, Favourite]:
+    """Each game's most used pick, from rows by game, most used first."""
     found: dict[str, Favourite] = {}
     for row in rows:
         found.setdefault(row.game, Favourite(row.pick, row.uses))
     return found
+
+
+# -- one player outside servers --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+@dataclass(frozen=True)
+class LifetimeGame:
+    """One player's record in one game everywhere: every server and their games with
+    friends. No rating or rank (each server ranks its own) and no streak (a streak runs
+    in one place)."""
+
+    game: str
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    ai_wins: int
+    ai_losses: int
+    ai_draws: int
+    score_total: int
+    scored_games: int
+    with_friends: Record  # the part of wins/losses/draws played with friends
+    favourite: Favourite | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return None if self.games == 0 else self.wins / self.games
+
+    @property
+    def ai_games(self) -> int:
+        return self.ai_wins + self.ai_losses + self.ai_draws
+
+    @property
+    def average_score(self) -> float | None:
+        return None if self.scored_games == 0 else self.score_total / self.scored_games
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The finished games of one game two players played together, from the viewer's
+    side: won (finished ahead), lost, drawn (the same place)."""
+
+    game: str
+    record: Record
+
+
+@dataclass(frozen=True)
+class LifetimeStats:
+    """What ``/stats`` shows outside servers: ``user_id``'s record everywhere, asked by
+    ``viewer_id``; with someone else's, also their head-to-head record (the viewer's
+    side). ``recent`` lists only games with friends the viewer played: their own, or the
+    two players' games together (outside servers nobody lists a third person's games)."""
+
+    user_id: int
+    viewer_id: int
+    games: list[LifetimeGame]
+    head_to_head: list[HeadToHead] | None  # None: the viewer's own stats
+    recent: list[HistoryEntry]
+
+    @property
+    def empty(self) -> bool:
+        return not self.games and not self.recent
+
+
+async def lifetime_stats(db: Database, user_id: int, *, viewer_id: int) -> LifetimeStats:
+    """``user_id``'s record in every server and with friends, as ``viewer_id`` asks it
+    outside servers (see ``LifetimeStats``)."""
+    order = {game: index for index, game in enumerate(GAMES)}
+    lines = await stored.lifetime_lines(db, user_id, games=GAMES)
+    favourites = _first_by_game(await stored.lifetime_picks(db, user_id, games=GAMES))
+    games = [
+        LifetimeGame(
+            game=line.game,
+            wins=line.wins,
+            losses=line.losses,
+            draws=line.draws,
+            games=line.games,
+            ai_wins=line.ai_wins,
+            ai_losses=line.ai_losses,
+            ai_draws=line.ai_draws,
+            score_total=line.score_total,
+            scored_games=line.scored_games,
+            with_friends=Record(line.friends_wins, line.friends_losses, line.friends_draws),
+            favourite=favourites.get(line.game),
+        )
+        for line in sorted(lines, key=lambda line: order.get(line.game, len(order)))
+    ]
+    together = None
+    if viewer_id != user_id:
+        found = await stored.head_to_head(db, viewer_id, user_id)
+        together = [
+            HeadToHead(line.game, Record(line.wins, line.losses, line.draws))
+            for line in sorted(found, key=lambda line: order.get(line.game, len(order)))
+        ]
+    recent = await history(
+        db,
+        FRIENDS_LADDER,
+        user_id=user_id,
+        with_user=None if viewer_id == user_id else viewer_id,
+        limit=RECENT_RESULTS,
+    )
+    return LifetimeStats(
+        user_id=user_id, viewer_id=viewer_id, games=games, head_to_head=together, recent=recent
+    )
 
 
 # -- history ---------------------------------------------------------------------------------
@@ -308,10 +438,15 @@ async def history(
     *,
     game: str | None = None,
     user_id: int | None = None,
+    with_user: int | None = None,
     limit: int = HISTORY_LIMIT,
 ) -> list[HistoryEntry]:
-    """This server's finished games, newest first, optionally one game's or one player's."""
-    rows = await stored.recent_results(db, guild_id, game=game, user_id=user_id, limit=limit)
+    """This server's finished games (``FRIENDS_LADDER``: the games with friends), newest
+    first, optionally one game's or one player's, and of those the ones ``with_user``
+    played too."""
+    rows = await stored.recent_results(
+        db, guild_id, game=game, user_id=user_id, with_user=with_user, limit=limit
+    )
     if not rows:
         return []
     players = await _players_of(db, [row.id for row in rows])

@@ -1,13 +1,20 @@
 """The ladder's reads for ``bot.ladder.standings``: a season's leaderboard page and its
 provisional players, one player's lines (lifetime, this season's, rank), their favourite
 picks, and the history of finished games. Who is ranked (the threshold), the page
-arithmetic and how it all reads are ``bot.ladder.standings``'s."""
+arithmetic and how it all reads are ``bot.ladder.standings``'s.
+
+For ``/stats`` and ``/history`` outside servers: one player's record summed over every
+server and their games with friends (``FRIENDS_LADDER``), their favourite picks there, and
+the head-to-head record of two players. Every server read names its server (``guild_id =
+?``, the interaction's, never 0): the friends' rows (guild 0) are read only by the queries
+that say so."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from bot.model.contract import FRIENDS_LADDER
 from bot.storage.base import Database
 from bot.storage.connection import Row
 
@@ -63,6 +70,36 @@ class PickRow(NamedTuple):
     game: str
     pick: str
     uses: int
+
+
+class LifetimeLine(NamedTuple):
+    """One player's record in one game summed over every server and their games with
+    friends, and the part of it played with friends. No rating (a sum of places ranks
+    nothing) and no streak (a streak runs in one place)."""
+
+    game: str
+    wins: int
+    losses: int
+    draws: int
+    games: int
+    ai_wins: int
+    ai_losses: int
+    ai_draws: int
+    score_total: int
+    scored_games: int
+    friends_wins: int
+    friends_losses: int
+    friends_draws: int
+
+
+class HeadToHeadLine(NamedTuple):
+    """Two players' finished games together in one game, from the first one's side: won
+    (finished ahead of the other), lost (behind), drawn (the same place)."""
+
+    game: str
+    wins: int
+    losses: int
+    draws: int
 
 
 class ResultLine(NamedTuple):
@@ -263,10 +300,14 @@ async def recent_results(
     *,
     game: str | None = None,
     user_id: int | None = None,
+    with_user: int | None = None,
     limit: int,
 ) -> list[ResultLine]:
-    """This server's finished games, newest first, optionally one game's or one player's
-    (their games against players and against the AI)."""
+    """This server's finished games (``FRIENDS_LADDER``: the games with friends), newest
+    first, optionally one game's or one player's (their games against players and against
+    the AI), and of those only the ones ``with_user`` played too (needs ``user_id``)."""
+    if with_user is not None and user_id is None:
+        raise ValueError("with_user narrows one player's games: give user_id too")
     columns = (
         "r.id, r.game, r.guild_id, r.channel_id, r.message_id, r.reason, r.draw, r.vs_ai,"
         " r.summary, r.finished_at, r.session_id"
@@ -290,6 +331,13 @@ async def recent_results(
         if game is not None:
             sql += " AND r.game = ?"
             params.append(game)
+        if with_user is not None:
+            # One primary-key range of the result's own seats.
+            sql += (
+                " AND EXISTS (SELECT 1 FROM result_players o WHERE o.result_id = p.result_id"
+                " AND o.user_id = ? AND o.is_ai = 0)"
+            )
+            params.append(with_user)
         sql += " ORDER BY p.result_id DESC LIMIT ?"
     params.append(limit)
     rows = await db.fetch_all(sql, tuple(params))
@@ -335,5 +383,88 @@ async def players_of_results(db: Database, result_ids: Sequence[int]) -> list[Re
             is_ai=bool(row["is_ai"]),
             display_name=row["display_name"],
         )
+        for row in rows
+    ]
+
+
+# -- outside servers: one player everywhere --------------------------------------------------
+
+# The places (servers, and FRIENDS_LADDER) where a player has finished a game: walked on
+# their own results (result_players_by_user), so the reads below probe the primary keys of
+# ``ratings`` and ``player_picks`` (guild_id, game, user_id...) instead of scanning them
+# (neither has an index by player). ?1 is the player.
+_PLACES_OF_PLAYER = (
+    "SELECT DISTINCT res.guild_id FROM result_players p"
+    " JOIN results res ON res.id = p.result_id WHERE p.user_id = ?1 AND p.is_ai = 0"
+)
+
+
+async def lifetime_lines(db: Database, user_id: int, *, games: Sequence[str]) -> list[LifetimeLine]:
+    """One player's record in each of ``games`` they have played (in no set order), summed
+    over every server and their games with friends, with the part played with friends."""
+    summed = ", ".join(
+        f"SUM(r.{column}) AS {column}"
+        for column in (
+            "wins",
+            "losses",
+            "draws",
+            "games",
+            "ai_wins",
+            "ai_losses",
+            "ai_draws",
+            "score_total",
+            "scored_games",
+        )
+    )
+    friends = ", ".join(
+        f"SUM(CASE WHEN r.guild_id = {FRIENDS_LADDER} THEN r.{column} ELSE 0 END)"
+        f" AS friends_{column}"
+        for column in ("wins", "losses", "draws")
+    )
+    rows = await db.fetch_all(
+        f"SELECT r.game AS game, {summed}, {friends}"
+        f" FROM ratings r WHERE r.guild_id IN ({_PLACES_OF_PLAYER})"
+        f" AND r.game IN ({_game_list(games)}) AND r.user_id = ?1 GROUP BY r.game",
+        (user_id,),
+    )
+    return [
+        # The sums are whole numbers (PostgreSQL's SUM of a BIGINT is a NUMERIC).
+        LifetimeLine(row["game"], *(int(row[name]) for name in LifetimeLine._fields[1:]))
+        for row in rows
+    ]
+
+
+async def lifetime_picks(db: Database, user_id: int, *, games: Sequence[str]) -> list[PickRow]:
+    """One player's picks in ``games`` summed over every server and their games with
+    friends: by game, most used first (then by pick)."""
+    rows = await db.fetch_all(
+        "SELECT game, pick, SUM(uses) AS uses FROM player_picks"
+        f" WHERE guild_id IN ({_PLACES_OF_PLAYER}) AND game IN ({_game_list(games)})"
+        " AND user_id = ?1 GROUP BY game, pick ORDER BY game, SUM(uses) DESC, pick",
+        (user_id,),
+    )
+    return [PickRow(row["game"], row["pick"], int(row["uses"])) for row in rows]
+
+
+async def head_to_head(db: Database, user_id: int, other_id: int) -> list[HeadToHeadLine]:
+    """Every finished game ``user_id`` and ``other_id`` played together (in any server and
+    with friends), by game (in no set order): from ``user_id``'s side, won (a better
+    place), lost, drawn (the same place)."""
+    # The first player's results (result_players_by_user), each probed for the other's
+    # seat on the result's primary key.
+    rows = await db.fetch_all(
+        "SELECT r.game AS game,"
+        " SUM(CASE WHEN me.place < them.place THEN 1 ELSE 0 END) AS wins,"
+        " SUM(CASE WHEN me.place > them.place THEN 1 ELSE 0 END) AS losses,"
+        " SUM(CASE WHEN me.place = them.place THEN 1 ELSE 0 END) AS draws"
+        " FROM result_players me"
+        " JOIN result_players them ON them.result_id = me.result_id"
+        " AND them.user_id = ? AND them.is_ai = 0"
+        " JOIN results r ON r.id = me.result_id"
+        " WHERE me.user_id = ? AND me.is_ai = 0 GROUP BY r.game",
+        (other_id, user_id),
+    )
+    return [
+        HeadToHeadLine(row["game"], int(row["wins"]), int(row["losses"]), int(row["draws"]))
         for row in rows
     ]
