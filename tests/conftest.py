@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from backends import BACKENDS, backend_url, postgres_unavailable
-from fakediscord import BotHarness, FakeDiscord, FakeGuild, Player, pseudo
+from fakediscord import BotHarness, FakeChannel, FakeDiscord, FakeGuild, Player, pseudo
 from presentation import presentation_problems
 from pseudo_locale import pseudo_problems
 from pydantic import SecretStr
@@ -113,6 +113,21 @@ def make_member(guild: FakeGuild) -> Callable[..., Awaitable[Player]]:
         return await guild.add_member(name, **options)
 
     return make
+
+
+@pytest.fixture
+async def server_without_bot(fake_discord: FakeDiscord) -> FakeGuild:
+    """A server that never added the bot ("Elsewhere", #general): its members reach the
+    bot only through commands they installed themselves (``player.install_app()``), and
+    every channel route there is refused (403 / 50001)."""
+    return await fake_discord.create_guild("Elsewhere", with_bot=False)
+
+
+@pytest.fixture
+def dm_between(fake_discord: FakeDiscord) -> Callable[[Player, Player], FakeChannel]:
+    """``dm_between(alice, bob)``: the DM channel between two users, where the bot is no
+    member (a group DM: ``fake_discord.group_dm(alice, bob, carol)``)."""
+    return fake_discord.dm_between
 
 
 @pytest.fixture

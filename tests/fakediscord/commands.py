@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import FakeUsageError, invalid_form
-from .models import ADMINISTRATOR, FakeChannel, FakeGuild, FakeRole, FakeUser
+from .models import (
+    ADMINISTRATOR,
+    BOT_DM_CONTEXT,
+    GUILD_CONTEXT,
+    PRIVATE_CHANNEL_CONTEXT,
+    FakeChannel,
+    FakeGuild,
+    FakeRole,
+    FakeUser,
+)
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -248,7 +257,9 @@ def _validate_options(options: list[dict[str, Any]], where: Where, what: str, de
 NULLABLE_COMMAND_KEYS = frozenset(
     {"default_member_permissions", "contexts", "name_localizations", "description_localizations"}
 )
+# Application integration types (Application resource): where the app is installed.
 GUILD_INSTALL = 0
+USER_INSTALL = 1
 
 
 @dataclass(eq=False)
@@ -390,7 +401,10 @@ class CommandRegistry:
         channel: FakeChannel,
         force: bool,
         modified_client: bool = False,
-    ) -> tuple[RegisteredCommand, dict[str, Any]]:
+    ) -> tuple[RegisteredCommand, dict[str, Any], dict[str, str]]:
+        """The command a player runs, the ``data`` of its interaction and its
+        ``authorizing_integration_owners``; a command Discord would not offer the player
+        there is a FakeUsageError."""
         words = path.strip().lstrip("/").split()
         if not words:
             raise FakeUsageError("slash() needs a command name")
@@ -401,7 +415,7 @@ class CommandRegistry:
                 f"no command /{words[0]} is registered {where}; the bot registered "
                 f"{self.names(guild.id if guild else None) or 'nothing (did it sync?)'}"
             )
-        self._check_available(command, user, guild, channel, force)
+        owners = self._authorization(command, user, guild, channel, force)
         spec = command.data.get("options") or []
         nesting: list[dict[str, Any]] = []
         for word in words[1:]:
@@ -433,22 +447,86 @@ class CommandRegistry:
             data["guild_id"] = str(command.guild_id)
         if resolved:
             data["resolved"] = resolved
-        return command, data
+        return command, data, owners
 
-    def _check_available(
+    def _authorization(
         self,
         command: RegisteredCommand,
         user: FakeUser,
         guild: FakeGuild | None,
         channel: FakeChannel,
         force: bool,
-    ) -> None:
-        if guild is None:
+    ) -> dict[str, str]:
+        """Whether Discord offers the command to ``user`` in ``channel``, and through which
+        installations (the interaction's ``authorizing_integration_owners``).
+
+        A server's install (GUILD_INSTALL, 0) reaches the servers that added the bot and
+        the bot's DMs; a user's install (USER_INSTALL, 1; ``player.install_app()``) reaches
+        every place that user is, DMs between users and group DMs (PRIVATE_CHANNEL) only
+        through it. Each needs the command to list the installation in its
+        ``integration_types`` (a global command; default: the server install) and the
+        place in its ``contexts`` (default: server and bot DM, or server alone with
+        ``dm_permission`` false; discord-api-docs issue 7108). A guild command is a server
+        install's, in its server only (Application Commands reference)."""
+        context = channel.context
+        if command.guild_id is not None:
+            kinds = [GUILD_INSTALL]
+            contexts = [GUILD_CONTEXT]
+        else:
+            kinds = list(command.data.get("integration_types") or [GUILD_INSTALL])
             contexts = command.data.get("contexts")
-            dm_ok = 1 in contexts if contexts else command.data.get("dm_permission") is not False
-            if command.guild_id is not None or not dm_ok:
-                raise FakeUsageError(f"/{command.name} is not available in DMs")
-            return
+            if not contexts:
+                legacy_dm = command.data.get("dm_permission") is not False
+                contexts = [GUILD_CONTEXT, BOT_DM_CONTEXT] if legacy_dm else [GUILD_CONTEXT]
+        owners: dict[str, str] = {}
+        if context in contexts:
+            server_install = (guild is not None and guild.has_bot) or context == BOT_DM_CONTEXT
+            if GUILD_INSTALL in kinds and server_install:
+                owners[str(GUILD_INSTALL)] = str(guild.id) if guild is not None else "0"
+            if USER_INSTALL in kinds and user.app_installed:
+                owners[str(USER_INSTALL)] = str(user.id)
+        if not owners:
+            raise FakeUsageError(self._unavailable(command, user, channel, kinds, contexts))
+        if guild is not None and str(GUILD_INSTALL) in owners:
+            self._check_permissions(command, user, guild, channel, force)
+        return owners
+
+    @staticmethod
+    def _unavailable(
+        command: RegisteredCommand,
+        user: FakeUser,
+        channel: FakeChannel,
+        kinds: list[int],
+        contexts: list[int],
+    ) -> str:
+        place = {
+            GUILD_CONTEXT: "in a server",
+            BOT_DM_CONTEXT: "in the bot's DMs",
+            PRIVATE_CHANNEL_CONTEXT: "in a DM or group DM between users",
+        }[channel.context]
+        if channel.context not in contexts:
+            why = f"its contexts are {contexts}"
+        elif command.guild_id is not None:
+            why = "it is a guild command of another server"
+        elif USER_INSTALL not in kinds:
+            why = (
+                f"its integration_types are {kinds} (no user install) and the bot is not "
+                "installed there"
+            )
+        elif not user.app_installed:
+            why = f"{user.name} did not install the app (player.install_app())"
+        else:
+            why = "no installation reaches it there"
+        return f"Discord does not offer /{command.name} to {user.name} {place} ({channel!r}): {why}"
+
+    def _check_permissions(
+        self,
+        command: RegisteredCommand,
+        user: FakeUser,
+        guild: FakeGuild,
+        channel: FakeChannel,
+        force: bool,
+    ) -> None:
         required = command.data.get("default_member_permissions")
         if required is None or force:
             return

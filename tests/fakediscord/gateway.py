@@ -212,7 +212,9 @@ class GatewayServer:
         self, guild_id: int, event: str, data: dict[str, Any], *, intent: int = GUILDS_INTENT
     ) -> None:
         """A guild event on the guild's shard, if the bot asked for its intent (GUILDS for
-        channel, role and guild events)."""
+        channel, role and guild events). Nothing from a server that did not add the bot."""
+        if guild_id not in self.fake.guilds:
+            return
         session = self.session_for(guild_id)
         if session is not None and session.wants(intent):
             await session.dispatch(event, data, guild_id=guild_id)
@@ -220,13 +222,16 @@ class GatewayServer:
     async def dispatch_message_event(
         self, event: str, data: dict[str, Any], *, guild_id: int | None
     ) -> None:
+        if guild_id is not None and guild_id not in self.fake.guilds:
+            return  # a server that did not add the bot tells it nothing
         session = self.session_for(guild_id)
         intent = DIRECT_MESSAGES_INTENT if guild_id is None else GUILD_MESSAGES_INTENT
         if session is not None and session.wants(intent):
             await session.dispatch(event, data, guild_id=guild_id)
 
     async def send_interaction(self, payload: dict[str, Any], guild_id: int | None) -> int:
-        """INTERACTION_CREATE on the guild's shard (shard 0 for DMs); returns the shard."""
+        """INTERACTION_CREATE on the guild's shard (shard 0 for DMs and group DMs); returns
+        the shard. A server without the bot counts as any server: its id picks the shard."""
         shard = self.shard_of(guild_id)
         session = self.active.get(shard)
         if session is None or session.connection is None:

@@ -124,6 +124,8 @@ class FakeInteraction:
     # a second callback from the bot is its recovery, not a double answer.
     answer_unconfirmed: bool = False
     _deadline_timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    # ``authorizing_integration_owners`` as sent (see the property of that name).
+    owners: dict[str, str] = field(default_factory=dict)
 
     @property
     def latency(self) -> float | None:
@@ -194,9 +196,19 @@ class FakeInteraction:
 
     @property
     def authorizing_integration_owners(self) -> dict[str, str]:
-        """The bot is installed to servers: the key is GUILD_INSTALL (0), its value the
-        guild's id, or "0" in the bot's DMs (Discord's Interactions reference)."""
+        """For each installation that authorized it (Interactions reference, "Authorizing
+        Integration Owners Object"): GUILD_INSTALL ("0") to the guild's id, or "0" in the
+        bot's DMs; USER_INSTALL ("1") to the id of the user who installed the app. A
+        press or a modal carries the owners of the interaction that made its message."""
+        if self.owners:
+            return self.owners
         return {"0": str(self.guild.id) if self.guild is not None else "0"}
+
+    @property
+    def user_installed_only(self) -> bool:
+        """Authorized by a user's install alone (the app is not installed where it is
+        used): Discord then allows the token five follow-ups."""
+        return set(self.authorizing_integration_owners) == {"1"}
 
     def metadata(self, message: FakeMessage | None = None) -> dict[str, Any]:
         """``interaction_metadata`` on a message this interaction created (``message``; the

@@ -26,6 +26,7 @@ MANAGE_THREADS = discord.Permissions(manage_threads=True).value
 # Channel types (Discord API).
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 
@@ -42,7 +43,22 @@ DEFAULT_EVERYONE_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
     create_instant_invite=True,
     change_nickname=True,
+    # On for @everyone in a new server: members may use the apps they installed themselves.
+    use_external_apps=True,
 )
+
+# Interaction contexts (Interactions reference, "Interaction Context Types").
+GUILD_CONTEXT = 0
+BOT_DM_CONTEXT = 1
+PRIVATE_CHANNEL_CONTEXT = 2
+
+# What Discord gives an app in a DM or group DM between users (``app_permissions``;
+# Interactions reference, the Interaction Structure's note on it).
+PRIVATE_CHANNEL_APP_PERMISSIONS = discord.Permissions(
+    attach_files=True, embed_links=True, mention_everyone=True
+)
+# Always in ``app_permissions`` where the app has no bot (discord-api-docs issue 5316).
+APP_ALWAYS_PERMISSIONS = discord.Permissions(attach_files=True, embed_links=True)
 
 # What the bot's own role gets from its invite link.
 DEFAULT_BOT_PERMISSIONS = discord.Permissions(
@@ -102,6 +118,8 @@ class FakeUser:
     dms_open: bool = True
     # The language of the user's Discord client (an interaction's ``locale``).
     locale: str = "en-US"
+    # The user installed the app to their account (``player.install_app()``).
+    app_installed: bool = False
 
     def payload(self) -> dict[str, Any]:
         """A user object as Discord sends it (message authors, members, interactions): the
@@ -497,7 +515,10 @@ class FakeMessage:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel, or a DM channel (``guild`` is None, ``recipient`` is set)."""
+    """A guild text channel; a DM channel with the bot (``guild`` is None, ``recipient``
+    is set); or a private channel between users, where the bot is no member: a DM between
+    two users or a group DM (``guild`` and ``recipient`` None, ``recipients`` set;
+    ``fake.dm_between``, ``fake.group_dm``)."""
 
     fake: FakeDiscord
     id: int
@@ -508,10 +529,43 @@ class FakeChannel:
     position: int = 0
     # Every message ever created here, ephemeral ones included, in creation order.
     all_messages: dict[int, FakeMessage] = field(default_factory=dict)
+    # A private channel's users (the bot is never one of them).
+    recipients: list[FakeUser] = field(default_factory=list)
+    # A group DM (type 3) rather than a DM between two users (type 1).
+    group: bool = False
+    owner_id: int = 0
 
     @property
     def is_dm(self) -> bool:
         return self.guild is None
+
+    @property
+    def is_private_channel(self) -> bool:
+        """A DM or group DM between users: only a user-installed command reaches it."""
+        return self.guild is None and self.recipient is None
+
+    @property
+    def bot_is_member(self) -> bool:
+        """The bot is in this channel: a channel of a server that added it, or its own DM
+        with a user. Elsewhere it reaches the channel through interactions only, and every
+        channel route there is answered 403 / 50001."""
+        if self.guild is not None:
+            return self.guild.has_bot
+        return self.recipient is not None
+
+    @property
+    def context(self) -> int:
+        """The interaction context Discord gives an interaction here."""
+        if self.guild is not None:
+            return GUILD_CONTEXT
+        return BOT_DM_CONTEXT if self.recipient is not None else PRIVATE_CHANNEL_CONTEXT
+
+    def has_user(self, user_id: int) -> bool:
+        """A user who can see this DM channel: its recipient, or one of a private
+        channel's users."""
+        if self.recipient is not None:
+            return self.recipient.id == user_id
+        return any(u.id == user_id for u in self.recipients)
 
     @property
     def is_thread(self) -> bool:
@@ -519,7 +573,9 @@ class FakeChannel:
 
     @property
     def type(self) -> int:
-        return DM if self.is_dm else GUILD_TEXT
+        if not self.is_dm:
+            return GUILD_TEXT
+        return GROUP_DM if self.group else DM
 
     @property
     def deleted(self) -> bool:
@@ -564,7 +620,10 @@ class FakeChannel:
         return self.all_messages[message_id]
 
     def bot_permissions(self) -> discord.Permissions:
-        """What the bot may do here, computed the way Discord does."""
+        """What the bot may do here, computed the way Discord does (nothing where it is no
+        member: a private channel, a server that did not add it)."""
+        if not self.bot_is_member:
+            return discord.Permissions.none()
         if self.guild is None:
             return discord.Permissions(
                 view_channel=True,
@@ -607,8 +666,33 @@ class FakeChannel:
 
     # -- wire ---------------------------------------------------------------------------
 
+    def app_permissions(self, user: FakeUser) -> discord.Permissions:
+        """An interaction's ``app_permissions`` here, for an interaction by ``user``: the
+        bot's where it is a member; in a private channel what Discord gives every app
+        there; in a server without the bot the user's own permissions (an app installed to
+        a user acts with them: discord-api-docs issue 7251) plus Attach Files and Embed
+        Links (issue 5316)."""
+        if self.bot_is_member:
+            return self.bot_permissions()
+        if self.guild is None:
+            return PRIVATE_CHANNEL_APP_PERMISSIONS
+        own = self.guild.permissions_of(user.id, self)
+        return discord.Permissions(own | APP_ALWAYS_PERMISSIONS.value)
+
     def payload(self) -> dict[str, Any]:
         last_id = next(reversed(self.all_messages), None)
+        if self.is_private_channel:
+            data: dict[str, Any] = {
+                "id": str(self.id),
+                "type": self.type,
+                "last_message_id": None if last_id is None else str(last_id),
+                "flags": 0,
+                # Both users of a DM between users (discord.js pull request 11443).
+                "recipients": [u.payload() for u in self.recipients],
+            }
+            if self.group:
+                data.update({"name": self.name, "icon": None, "owner_id": str(self.owner_id)})
+            return data
         if self.recipient is not None:
             return {
                 "id": str(self.id),
@@ -634,6 +718,9 @@ class FakeChannel:
         }
 
     def __repr__(self) -> str:
+        if self.is_private_channel:
+            kind = "group DM" if self.group else "DM"
+            return f"<FakeChannel {kind} {self.name!r} {self.id}>"
         return f"<FakeChannel #{self.name} {self.id}>"
 
 
@@ -775,6 +862,9 @@ class FakeGuild:
     bot_role_id: int = 0
     # The server's language in its Discord settings (``preferred_locale``, ``guild_locale``).
     locale: str = "en-US"
+    # The server added the bot (``create_guild(..., with_bot=False)``: it did not; its
+    # members reach the app only through the commands they installed themselves).
+    has_bot: bool = True
 
     # -- building ----------------------------------------------------------------------
 
@@ -785,6 +875,8 @@ class FakeGuild:
     @property
     def bot_role(self) -> FakeRole:
         """The role that carries the bot's invite permissions."""
+        if not self.has_bot:
+            raise FakeUsageError(f"{self.name!r} did not add the bot: it has no bot role")
         return self.roles[self.bot_role_id]
 
     async def set_role_permissions(
@@ -889,6 +981,8 @@ class FakeGuild:
             ):
                 return 0
             return value
+        if user_id == self.fake.bot_user.id and not self.has_bot:
+            return 0
         if user_id == self.owner_id:
             return ALL_PERMISSIONS
         member = self.members.get(user_id)

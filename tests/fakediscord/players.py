@@ -70,6 +70,19 @@ class Player:
     def dms_open(self, value: bool) -> None:
         self.user.dms_open = value
 
+    @property
+    def installed(self) -> bool:
+        """They installed the app to their account (its user-installable commands follow
+        them to every server, DM and group DM)."""
+        return self.user.app_installed
+
+    def install_app(self) -> None:
+        """Install the app to their account, as with the app's user-install link."""
+        self.user.app_installed = True
+
+    def uninstall_app(self) -> None:
+        self.user.app_installed = False
+
     # -- what they see -------------------------------------------------------------------
 
     def reads(self, message: FakeMessage) -> str:
@@ -172,7 +185,7 @@ class Player:
         channel = channel or self._default_channel()
         guild = channel.guild
         self._check_can_use(channel)
-        registered, data = self.fake.commands.invocation(
+        registered, data, owners = self.fake.commands.invocation(
             command,
             {**(options or {}), **values},
             user=self.user,
@@ -189,6 +202,7 @@ class Player:
             description=f"{self.name}'s /{command.strip().lstrip('/')}",
             command_name=registered.name,
             fault=fault,
+            owners=owners,
         )
 
     async def click(
@@ -340,7 +354,9 @@ class Player:
         if channel.deleted:
             raise FakeUsageError(f"{channel!r} was deleted: nobody can use it")
         if channel.guild is None:
-            if channel.recipient is None or channel.recipient.id != self.id:
+            if not channel.has_user(self.id):
+                if channel.is_private_channel:
+                    raise FakeUsageError(f"{self.name} is not one of the users of {channel!r}")
                 raise FakeUsageError(f"{self.name} cannot use someone else's DM channel")
             return
         if self.id not in channel.guild.members:

@@ -196,9 +196,14 @@ class FakeDiscord:
         self.application_id = self.bot_user.id
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.players: dict[int, Player] = {}
+        # The servers that added the bot; those that did not are apart (the bot never
+        # hears of them: only user-installed commands reach it from there).
         self.guilds: dict[int, FakeGuild] = {}
+        self.guilds_without_bot: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
+        # DMs between two users (by the pair of ids, in order) and group DMs.
+        self.private_channels: dict[tuple[int, ...], FakeChannel] = {}
         self.commands = CommandRegistry(self)
         self.interactions: dict[int, FakeInteraction] = {}
         self.interactions_by_token: dict[str, FakeInteraction] = {}
@@ -429,12 +434,17 @@ class FakeDiscord:
         shard: int | None = None,
         locale: str = "en-US",
         roles: tuple[str, ...] = (),
+        with_bot: bool = True,
     ) -> FakeGuild:
         """A guild with the bot in it (and its role), an owner and text channels.
         ``shard`` picks an id whose events go to that shard, ``(id >> 22) % shard_count``
         (with a frozen test clock every new id would otherwise land on one shard).
         ``roles`` names more roles, above the bot's, with no permissions of their own (a
-        server's colour and rank roles, for a bench of many realistic servers)."""
+        server's colour and rank roles, for a bench of many realistic servers).
+        ``with_bot=False``: a server that never added the bot. The bot hears nothing of it
+        (no GUILD_CREATE, no events); its members reach the app only through commands they
+        installed themselves (``player.install_app()``), and every channel route there is
+        answered 403 / 50001."""
         owner = FakeUser(self.snowflakes.next(), f"{name.lower().replace(' ', '-')}-owner")
         self.users[owner.id] = owner
         if shard is None:
@@ -445,9 +455,27 @@ class FakeDiscord:
                     f"shard {shard} does not exist: the fake has {self.gateway.shard_count}"
                 )
             guild_id = self.snowflakes.next_on_shard(shard, self.gateway.shard_count)
-        guild = FakeGuild(self, guild_id, name, owner.id, locale=locale)
+        guild = FakeGuild(self, guild_id, name, owner.id, locale=locale, has_bot=with_bot)
         everyone = as_permission_value(everyone_permissions or DEFAULT_EVERYONE_PERMISSIONS)
         guild.roles[guild.id] = FakeRole(guild.id, "@everyone", everyone)
+        if not with_bot:
+            for position, role_name in enumerate(roles, start=1):
+                role = FakeRole(self.snowflakes.next(), role_name, 0, position=position)
+                guild.roles[role.id] = role
+            guild.members[owner.id] = FakeMember(owner, guild, [], self.now())
+            self.guilds_without_bot[guild.id] = guild
+            for channel_name in channels:
+                channel = FakeChannel(
+                    self,
+                    self.snowflakes.next(),
+                    channel_name,
+                    guild=guild,
+                    position=len(guild.channels),
+                )
+                guild.channels[channel.id] = channel
+                self.channels[channel.id] = channel
+            self.notify()
+            return guild
         bot_role = FakeRole(
             self.snowflakes.next(),
             self.bot_user.name,
@@ -526,7 +554,7 @@ class FakeDiscord:
             )
         member = FakeMember(player.user, guild, role_ids, self.now(), nick=nick)
         guild.members[player.id] = member
-        session = self.gateway.session_for(guild.id)
+        session = self.gateway.session_for(guild.id) if guild.has_bot else None
         if session is not None and session.wants(GUILD_MEMBERS_INTENT):
             data = member.payload()
             data["guild_id"] = str(guild.id)
@@ -544,6 +572,45 @@ class FakeDiscord:
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
         return channel
+
+    def dm_between(self, first: Player, second: Player) -> FakeChannel:
+        """The DM channel between two users (type 1; one per pair, as on Discord). The bot
+        is no member: only a command one of them installed reaches it from there."""
+        if first.id == second.id:
+            raise FakeUsageError("a DM is between two different users")
+        key = tuple(sorted((first.id, second.id)))
+        channel = self.private_channels.get(key)
+        if channel is None:
+            channel = FakeChannel(
+                self,
+                self.snowflakes.next(),
+                f"{first.name}+{second.name}",
+                recipients=[first.user, second.user],
+            )
+            self.private_channels[key] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    def group_dm(self, owner: Player, *others: Player, name: str | None = None) -> FakeChannel:
+        """A new group DM (type 3) that ``owner`` opened with ``others`` (2 to 10 users in
+        all, as Discord allows). The bot is no member, as in a DM between users."""
+        users = [owner.user, *(p.user for p in others)]
+        if len({u.id for u in users}) != len(users) or not 2 <= len(users) <= 10:
+            raise FakeUsageError("a group DM has 2 to 10 different users")
+        channel = FakeChannel(
+            self,
+            self.snowflakes.next(),
+            name or ", ".join(u.name for u in users),
+            recipients=users,
+            group=True,
+            owner_id=owner.id,
+        )
+        self.private_channels[(channel.id,)] = channel
+        self.channels[channel.id] = channel
+        return channel
+
+    def shares_a_server_with_bot(self, user: FakeUser) -> bool:
+        return any(user.id in guild.members for guild in self.guilds.values())
 
     def message(self, message_id: int) -> FakeMessage:
         for channel in self.channels.values():
@@ -619,7 +686,7 @@ class FakeDiscord:
 
     async def message_deleted(self, message: FakeMessage) -> None:
         message.deleted = True
-        if message.visible_to is None:
+        if message.visible_to is None and message.channel.bot_is_member:
             guild = message.channel.guild
             data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if guild is not None:
@@ -629,6 +696,8 @@ class FakeDiscord:
             )
 
     async def _dispatch_message(self, event: str, message: FakeMessage) -> None:
+        if not message.channel.bot_is_member:
+            return  # a channel the bot is not in tells it nothing
         guild = message.channel.guild
         data = message.payload(with_guild=True)
         if guild is not None and message.author.id in guild.members:
@@ -733,11 +802,16 @@ class FakeDiscord:
         custom_id: str | None = None,
         fault: CallbackFault | str | None = None,
         trigger: FakeInteraction | None = None,
+        owners: dict[str, str] | None = None,
     ) -> FakeInteraction:
         """Build an INTERACTION_CREATE the way Discord does and push it to the bot.
         ``fault`` makes the bot's callback fail that way (see CallbackFault); ``trigger``
-        is, for a modal submit, the interaction whose answer opened the modal."""
+        is, for a modal submit, the interaction whose answer opened the modal. ``owners``
+        (a command's ``authorizing_integration_owners``, from the command registry): a
+        press or a modal submit carries those of the interaction that made its message."""
         guild = channel.guild
+        if owners is None:
+            owners = self._inherited_owners(channel, source_message, trigger)
         interaction = FakeInteraction(
             fake=self,
             id=self.snowflakes.next(),
@@ -753,6 +827,7 @@ class FakeDiscord:
             command_name=command_name,
             custom_id=custom_id,
             trigger=trigger,
+            owners=owners,
         )
         if fault is not None:
             # Planned before the bot can see the interaction: it may answer at once.
@@ -767,12 +842,12 @@ class FakeDiscord:
             "locale": user.locale,
             "channel_id": str(channel.id),
             "channel": channel.payload(),
-            "app_permissions": str(channel.bot_permissions().value),
+            "app_permissions": str(channel.app_permissions(user).value),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "authorizing_integration_owners": interaction.authorizing_integration_owners,
-            "context": 0 if guild is not None else 1,
+            "context": channel.context,
         }
         if guild is not None:
             member = guild.members.get(user.id)
@@ -805,6 +880,26 @@ class FakeDiscord:
             raise
         self.notify()
         return interaction
+
+    def _inherited_owners(
+        self,
+        channel: FakeChannel,
+        source_message: FakeMessage | None,
+        trigger: FakeInteraction | None,
+    ) -> dict[str, str]:
+        """The ``authorizing_integration_owners`` of a press or a modal submit: those of the
+        interaction that made the message (or opened the modal); for a message the bot
+        sent itself, its server's install (or "0" in its DMs)."""
+        origin = trigger
+        if origin is None and source_message is not None:
+            origin = source_message.interaction
+        if origin is not None:
+            return dict(origin.authorizing_integration_owners)
+        if not channel.bot_is_member:
+            raise FakeUsageError(
+                f"{channel!r}: the bot is not there, so no message of its own can be pressed"
+            )
+        return {"0": str(channel.guild.id) if channel.guild is not None else "0"}
 
     # -- faults -------------------------------------------------------------------------
 

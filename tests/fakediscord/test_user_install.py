@@ -1,0 +1,273 @@
+"""The fake speaks user installs as Discord does: DMs between users, group DMs and servers
+that never added the bot; commands a user installed, offered only where their
+``integration_types`` and ``contexts`` allow; the interactions' ``context``,
+``authorizing_integration_owners``, ``app_permissions`` and partial channel and guild, as
+discord.py reads them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from fakediscord import (
+    BotHarness,
+    CallbackType,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeUsageError,
+    Player,
+)
+from fakediscord.probe import Attempt, Counter, ProbeBot, ProbeLog, install_commands
+from fakediscord.test_discord_checks import refused, send
+
+
+def install_anywhere_commands(tree: app_commands.CommandTree[Any], log: ProbeLog) -> None:
+    @tree.command(name="anywhere", description="Answer anywhere, with a Press button")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def anywhere(interaction: discord.Interaction) -> None:
+        log.interactions.append(interaction)
+        await interaction.response.send_message("presses 0", view=Counter(log))
+
+    @tree.command(name="mine", description="Only for those who installed me")
+    @app_commands.allowed_installs(guilds=False, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=True)
+    async def mine(interaction: discord.Interaction) -> None:
+        log.interactions.append(interaction)
+        await interaction.response.send_message("yours")
+
+    @tree.command(name="send-here", description="Answer, then post in the channel")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def send_here(interaction: discord.Interaction) -> None:
+        log.interactions.append(interaction)
+        await interaction.response.send_message("answered")
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        try:
+            await channel.send("posted by the channel route")
+        except discord.HTTPException as error:
+            log.add(Attempt("channel-send", error))
+        else:
+            log.add(Attempt("channel-send"))
+
+
+class AnywhereProbe(ProbeBot):
+    """The probe with commands installable to users and usable anywhere."""
+
+    async def setup_hook(self) -> None:
+        self.add_view(Counter(self.log))
+        install_commands(self.tree, self.log, self)
+        install_anywhere_commands(self.tree, self.log)
+        await self.tree.sync()
+
+
+@pytest.fixture
+async def anywhere(fake_discord: FakeDiscord, guild: FakeGuild) -> AsyncIterator[AnywhereProbe]:
+    harness = BotHarness(fake_discord, AnywhereProbe)
+    await harness.start()
+    bot = harness.bot
+    assert isinstance(bot, AnywhereProbe)
+    yield bot
+    assert await harness.stop() == []
+
+
+async def test_a_dm_between_two_users_reaches_the_bot_through_a_users_install(
+    anywhere: AnywhereProbe,
+    fake_discord: FakeDiscord,
+    dm_between: Callable[[Player, Player], FakeChannel],
+    alice: Player,
+    bob: Player,
+) -> None:
+    dm = dm_between(alice, bob)
+    assert dm is fake_discord.dm_between(bob, alice)  # one DM per pair
+    assert dm.type == 1 and dm.is_private_channel and not dm.bot_is_member
+    with pytest.raises(FakeUsageError, match="did not install the app"):
+        await alice.slash("anywhere", channel=dm)
+    alice.install_app()
+    answer = await alice.slash("anywhere", channel=dm)
+    assert answer.type is CallbackType.MESSAGE and not answer.ephemeral
+    assert answer.message in dm.messages()
+
+    payload = answer.interaction.payload
+    assert payload["context"] == 2
+    assert payload["authorizing_integration_owners"] == {"1": str(alice.id)}
+    assert "guild_id" not in payload and "member" not in payload
+    assert payload["user"]["id"] == str(alice.id)
+    assert payload["channel"]["type"] == 1
+    assert [u["id"] for u in payload["channel"]["recipients"]] == [str(alice.id), str(bob.id)]
+    assert payload["app_permissions"] == str(
+        discord.Permissions(attach_files=True, embed_links=True, mention_everyone=True).value
+    )
+
+    # discord.py reads it: a DM channel that is not the bot's, no guild, the user install.
+    seen = anywhere.log.interactions[-1]
+    assert isinstance(seen.channel, discord.DMChannel)
+    assert {u.id for u in seen.channel.recipients} == {alice.id, bob.id}
+    assert seen.guild is None and seen.guild_id is None
+    assert seen.context.private_channel and not seen.context.dm_channel
+    assert seen.is_user_integration() and not seen.is_guild_integration()
+    assert seen.app_permissions.embed_links and not seen.app_permissions.send_messages
+
+    # Bob did not install the app, yet he presses on Alice's message: its owners are hers.
+    pressed = await bob.click(answer.message, "Press")
+    assert pressed.type is CallbackType.UPDATE_MESSAGE
+    assert answer.message.content == "presses 1"
+    assert pressed.interaction.payload["authorizing_integration_owners"] == {"1": str(alice.id)}
+    assert pressed.interaction.payload["context"] == 2
+    # The bot hears nothing of the channel itself: no MESSAGE_CREATE from a DM not its own.
+    assert fake_discord.gateway.events(event="MESSAGE_CREATE") == []
+    await bob.say(dm, "gg")
+    assert fake_discord.gateway.events(event="MESSAGE_CREATE") == []
+
+
+async def test_a_group_dm_is_a_private_channel_of_its_users_only(
+    anywhere: AnywhereProbe,
+    fake_discord: FakeDiscord,
+    alice: Player,
+    bob: Player,
+    carol: Player,
+) -> None:
+    dave = fake_discord.add_user("dave")
+    group = fake_discord.group_dm(alice, bob, carol, name="Dice night")
+    assert group.type == 3 and not group.bot_is_member
+    carol.install_app()
+    answer = await carol.slash("anywhere", channel=group)
+    payload = answer.interaction.payload
+    assert payload["context"] == 2
+    assert payload["authorizing_integration_owners"] == {"1": str(carol.id)}
+    assert payload["channel"]["name"] == "Dice night"
+    assert payload["channel"]["owner_id"] == str(alice.id)
+    assert len(payload["channel"]["recipients"]) == 3
+    seen = anywhere.log.interactions[-1]
+    assert isinstance(seen.channel, discord.GroupChannel)
+    assert seen.channel.name == "Dice night"
+
+    dave.install_app()
+    with pytest.raises(FakeUsageError, match="not one of the users"):
+        await dave.slash("anywhere", channel=group)
+    assert answer.message is not None
+    with pytest.raises(FakeUsageError, match="not one of the users"):
+        await dave.click(answer.message, "Press")
+    await bob.click(answer.message, "Press")
+    assert answer.message.content == "presses 1"
+
+
+async def test_a_server_without_the_bot_sends_a_partial_guild_and_the_users_permissions(
+    anywhere: AnywhereProbe,
+    fake_discord: FakeDiscord,
+    server_without_bot: FakeGuild,
+) -> None:
+    assert not server_without_bot.has_bot
+    assert server_without_bot.id not in fake_discord.guilds
+    erin = await server_without_bot.add_member("erin")
+    frank = await server_without_bot.add_member("frank")
+    # The bot heard nothing of that server: no GUILD_CREATE, no member events.
+    assert all(e.guild_id != server_without_bot.id for e in fake_discord.gateway.dispatches)
+    channel = server_without_bot.default_channel
+    with pytest.raises(FakeUsageError, match="did not install the app"):
+        await erin.slash("anywhere", channel=channel)
+    with pytest.raises(FakeUsageError, match="no user install"):
+        await erin.slash("answer", channel=channel)
+    erin.install_app()
+    with pytest.raises(FakeUsageError, match="no user install"):
+        await erin.slash("answer", channel=channel)  # a server install's command only
+    answer = await erin.slash("anywhere", channel=channel)
+    payload = answer.interaction.payload
+    assert payload["context"] == 0
+    assert payload["guild_id"] == str(server_without_bot.id)
+    assert payload["guild"] == {"id": str(server_without_bot.id), "locale": "en-US", "features": []}
+    assert payload["member"]["user"]["id"] == str(erin.id)
+    assert payload["authorizing_integration_owners"] == {"1": str(erin.id)}
+    everyone = server_without_bot.everyone.permissions
+    assert (
+        int(payload["app_permissions"])
+        == everyone | discord.Permissions(attach_files=True, embed_links=True).value
+    )
+
+    seen = anywhere.log.interactions[-1]
+    assert seen.guild_id == server_without_bot.id
+    assert isinstance(seen.channel, discord.TextChannel)
+    assert seen.channel.name == "general"
+    assert seen.is_user_integration() and not seen.is_guild_integration()
+    assert seen.context.guild
+    assert anywhere.get_guild(server_without_bot.id) is None  # never a cached server
+
+    assert answer.message is not None
+    await frank.click(answer.message, "Press")
+    assert answer.message.content == "presses 1"
+    # Only the interactions came from there, nothing else (not the answer's MESSAGE_CREATE).
+    there = server_without_bot.id
+    heard = {e.event for e in fake_discord.gateway.dispatches if e.guild_id == there}
+    assert heard == {"INTERACTION_CREATE"}
+
+
+async def test_in_a_server_with_the_bot_a_users_install_adds_its_owner(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player
+) -> None:
+    answer = await alice.slash("anywhere")
+    assert answer.interaction.payload["authorizing_integration_owners"] == {"0": str(guild.id)}
+    with pytest.raises(FakeUsageError, match="did not install the app"):
+        await alice.slash("mine")
+    alice.install_app()
+    both = await alice.slash("anywhere")
+    assert both.interaction.payload["authorizing_integration_owners"] == {
+        "0": str(guild.id),
+        "1": str(alice.id),
+    }
+    mine = await alice.slash("mine")
+    assert mine.interaction.payload["authorizing_integration_owners"] == {"1": str(alice.id)}
+    assert mine.interaction.payload["app_permissions"] == str(
+        guild.default_channel.bot_permissions().value
+    )
+
+
+async def test_the_bots_own_dm_reaches_it_through_its_server_install(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, alice: Player
+) -> None:
+    dm = alice.open_dm()
+    answer = await alice.slash("anywhere", channel=dm)
+    assert answer.interaction.payload["context"] == 1
+    assert answer.interaction.payload["authorizing_integration_owners"] == {"0": "0"}
+    with pytest.raises(FakeUsageError, match="contexts are"):
+        await alice.slash("mine", channel=dm)
+    alice.install_app()
+    answer = await alice.slash("anywhere", channel=dm)
+    assert answer.interaction.payload["authorizing_integration_owners"] == {
+        "0": "0",
+        "1": str(alice.id),
+    }
+
+
+async def test_a_servers_install_alone_never_reaches_a_private_channel(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    alice.install_app()
+    dm = fake_discord.dm_between(alice, bob)
+    # /answer declares neither a user install nor the private-channel context.
+    with pytest.raises(FakeUsageError, match="its contexts are"):
+        await alice.slash("answer", channel=dm)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "where"),
+    [
+        ("integration_types", [2], ("integration_types", 0)),
+        ("contexts", [3], ("contexts", 0)),
+        ("contexts", [], ("contexts",)),
+        ("integration_types", [1, 1], ("integration_types",)),
+    ],
+)
+async def test_a_command_with_an_unknown_install_or_context_is_refused(
+    fake_discord: FakeDiscord, field: str, value: list[int], where: tuple[str | int, ...]
+) -> None:
+    body = [{"name": "anywhere", "description": "d", field: value}]
+    status, answer = await send(
+        fake_discord, "PUT", f"/applications/{fake_discord.application_id}/commands", body
+    )
+    refused(fake_discord, status, answer, (0, *where))
