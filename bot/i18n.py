@@ -14,7 +14,10 @@ with ``N_("…")`` and translated where they are shown.
 ``DICEBOT_PSEUDO_LOCALE=1`` turns every translated text into pseudo-text: each literal run
 wrapped in ``⟦ ⟧`` and padded 40% longer with ``⁓``, placeholders untouched, so a run of
 the end-to-end suite shows any English left (text outside the brackets) and any Discord
-length limit a longer language would break.
+length limit a longer language would break. The switch is read where a language is set
+(``use``, ``set_language``) and kept beside it for the task, not on every text: reading the
+environment cost more than the translation itself (a test may still switch it, then set
+the language it speaks).
 """
 
 from __future__ import annotations
@@ -83,8 +86,20 @@ PSEUDO_OPEN, PSEUDO_CLOSE, PSEUDO_PAD = "⟦", "⟧", "⁓"
 PSEUDO_GROWTH = 0.4
 
 
-def pseudo_enabled() -> bool:
+# Whether the texts built in this context are pseudo-text: read from the environment when
+# the context's language was set (None: not set here, so read each time).
+_pseudo: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
+    "dicebot_pseudo", default=None
+)
+
+
+def _pseudo_from_environment() -> bool:
     return os.environ.get(PSEUDO_ENV, "") == "1"
+
+
+def pseudo_enabled() -> bool:
+    captured = _pseudo.get()
+    return _pseudo_from_environment() if captured is None else captured
 
 
 # ---------------------------------------------------------------------------------------
@@ -124,6 +139,7 @@ def current() -> str:
 def set_language(language: str) -> None:
     """Speak ``language`` for the rest of this task (an interaction's own task)."""
     _current.set(language if language in LANGUAGES else ENGLISH)
+    _pseudo.set(_pseudo_from_environment())
 
 
 def set_server_language(language: str) -> None:
@@ -139,9 +155,11 @@ def server_language() -> str:
 def use(language: str) -> Iterator[None]:
     """Speak ``language`` inside the block (a public message, another player's DM)."""
     token = _current.set(language if language in LANGUAGES else ENGLISH)
+    pseudo_token = _pseudo.set(_pseudo_from_environment())
     try:
         yield
     finally:
+        _pseudo.reset(pseudo_token)
         _current.reset(token)
 
 
@@ -209,7 +227,10 @@ def N_(message: str) -> str:
 def _(message: str) -> str:
     """``message`` in the current language."""
     text = _translations(_current.get()).gettext(message)
-    return pseudo(text) if pseudo_enabled() else text
+    captured = _pseudo.get()
+    if captured is None:
+        captured = _pseudo_from_environment()
+    return pseudo(text) if captured else text
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
