@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot import i18n
 from bot.i18n import N_, _, number
 from bot.model.contract import Session
 from bot.model.text import clip
@@ -138,17 +139,27 @@ class DicemanMoveButton(
         await press_move(interaction, GAME, self.session_id, self.round_no)
 
 
+# The select's options by language, pseudo-text and pick: the same few lists for every
+# press (a pick's answer and every press on the select build the select again). discord.py
+# only reads an option (to_dict); each select gets its own list of the shared options.
+_options: dict[tuple[str, bool, tuple[str, ...] | None], list[discord.SelectOption]] = {}
+
+
 def _pick_options(picked: Sequence[str] | None) -> list[discord.SelectOption]:
-    return [
-        discord.SelectOption(
-            label=die_label(name),
-            value=name,
-            emoji=DICEMAN_EMOJI[name],
-            description=clip(_(DICEMAN_HELP[name]), 100),
-            default=picked is not None and name in picked,
-        )
-        for name in DICEMAN_DICE
-    ]
+    key = (i18n.current(), i18n.pseudo_enabled(), None if picked is None else tuple(picked))
+    options = _options.get(key)
+    if options is None:
+        options = _options[key] = [
+            discord.SelectOption(
+                label=die_label(name),
+                value=name,
+                emoji=DICEMAN_EMOJI[name],
+                description=clip(_(DICEMAN_HELP[name]), 100),
+                default=picked is not None and name in picked,
+            )
+            for name in DICEMAN_DICE
+        ]
+    return list(options)
 
 
 class DicemanPick(
