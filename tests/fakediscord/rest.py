@@ -43,6 +43,7 @@ from .models import (
     FakeChannel,
     FakeMessage,
     FakeThread,
+    FakeUser,
 )
 from .threads import (
     SEND_MESSAGES_IN_THREADS,
@@ -330,6 +331,16 @@ class RestApi:
             channel = None
         if channel is None:
             raise not_found(UNKNOWN_CHANNEL, "Channel")
+        if not channel.bot_is_member:
+            # A DM or group DM between users, or a server that never added the bot: the
+            # bot reaches it through interactions only. A bot that tries is a problem
+            # (take_problems("missing-access") in a test that does it on purpose).
+            self.fake.record_problem(
+                "missing-access",
+                f"{request.method} {request.path.removeprefix('/api/v10')}: the bot is not a "
+                f"member of {channel!r}: Discord answers 403 / 50001 Missing Access",
+            )
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access")
         if channel.guild is not None and not channel.bot_permissions().value & VIEW_CHANNEL:
             raise DiscordError(403, MISSING_ACCESS, "Missing Access")
         return channel
@@ -705,7 +716,7 @@ class RestApi:
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         if channel.recipient is not None:
-            if not channel.recipient.dms_open:
+            if not self._may_dm(channel.recipient):
                 raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
         else:
             # In a thread Discord checks Send Messages in Threads instead of Send Messages.
@@ -738,7 +749,7 @@ class RestApi:
         if message.author.id != self.fake.bot_user.id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         self._not_archived(channel)
-        if channel.recipient is not None and not channel.recipient.dms_open:
+        if channel.recipient is not None and not self._may_dm(channel.recipient):
             raise DiscordError(403, CANNOT_DM, "Cannot send messages to this user")
         apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=False)
         await self.fake.message_edited(message)
@@ -784,6 +795,14 @@ class RestApi:
     def _require(self, channel: FakeChannel, permissions: int) -> None:
         if channel.bot_permissions().value & permissions != permissions:
             raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    def _may_dm(self, user: FakeUser) -> bool:
+        """Discord lets a bot DM a user whose DMs are open and who shares a server with it
+        or installed the app; anyone else: 403 / 50007 when the message is sent (opening
+        the channel works)."""
+        if not user.dms_open:
+            return False
+        return user.app_installed or self.fake.shares_a_server_with_bot(user)
 
     async def create_dm(self, request: web.Request) -> web.Response:
         payload = request[PAYLOAD] or {}

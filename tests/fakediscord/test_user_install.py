@@ -271,3 +271,68 @@ async def test_a_command_with_an_unknown_install_or_context_is_refused(
         fake_discord, "PUT", f"/applications/{fake_discord.application_id}/commands", body
     )
     refused(fake_discord, status, answer, (0, *where))
+
+
+# -- where the bot is no member, channel routes are refused --------------------------------
+
+
+async def test_every_channel_route_where_the_bot_is_no_member_is_missing_access(
+    anywhere: AnywhereProbe,
+    fake_discord: FakeDiscord,
+    server_without_bot: FakeGuild,
+    alice: Player,
+    bob: Player,
+) -> None:
+    alice.install_app()
+    erin = await server_without_bot.add_member("erin")
+    erin.install_app()
+    places = [
+        (alice, fake_discord.dm_between(alice, bob)),
+        (alice, fake_discord.group_dm(alice, bob)),
+        (erin, server_without_bot.default_channel),
+    ]
+    for player, channel in places:
+        answer = await player.slash("send-here", channel=channel)
+        assert answer.text() == "answered"
+        await anywhere.log.wait_for(lambda: len(anywhere.log.of("channel-send")) == 1)
+        tried = anywhere.log.attempts.pop()
+        assert isinstance(tried.error, discord.Forbidden)
+        assert (tried.status, tried.code) == (403, 50001)
+        assert len(fake_discord.take_problems("missing-access")) == 1
+        message = answer.message
+        assert message is not None and channel.messages() == [message]
+
+        # Straight over HTTP: read, send, edit, delete, react, type: all refused.
+        base = f"/channels/{channel.id}"
+        attempts = [
+            ("GET", base, None),
+            ("GET", f"{base}/messages", None),
+            ("POST", f"{base}/messages", {"content": "hi"}),
+            ("GET", f"{base}/messages/{message.id}", None),
+            ("PATCH", f"{base}/messages/{message.id}", {"content": "edited"}),
+            ("DELETE", f"{base}/messages/{message.id}", None),
+            ("PUT", f"{base}/messages/{message.id}/reactions/%F0%9F%8E%B2/@me", None),
+            ("POST", f"{base}/typing", None),
+        ]
+        for method, path, body in attempts:
+            status, refusal = await send(fake_discord, method, path, body)
+            assert (status, refusal["code"]) == (403, 50001), (method, path)
+        assert len(fake_discord.take_problems("missing-access")) == len(attempts)
+        assert message.text() == "answered" and not message.deleted
+
+
+async def test_the_bot_may_not_dm_someone_who_shares_no_server_with_it(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, server_without_bot: FakeGuild
+) -> None:
+    erin = await server_without_bot.add_member("erin")
+    status, channel = await send(
+        fake_discord, "POST", "/users/@me/channels", {"recipient_id": erin.id}
+    )
+    assert status == 200 and channel["type"] == 1  # opening the DM works
+    path = f"/channels/{channel['id']}/messages"
+    status, refusal = await send(fake_discord, "POST", path, {"content": "your move"})
+    assert (status, refusal["code"]) == (403, 50007)
+    erin.install_app()  # an app a user installed may DM them
+    status, _ = await send(fake_discord, "POST", path, {"content": "your move"})
+    assert status == 200
+    assert erin.last_dm() is not None and erin.last_dm().content == "your move"
