@@ -219,7 +219,8 @@ class SQLiteDatabase(Database):
         self._conn: aiosqlite.Connection | None = None
         # The read connection. A second connection to ":memory:" would be another, empty
         # database: there reads share the write connection and its lock.
-        self._in_memory = str(self.path) == ":memory:"
+        self._path_text = os.fspath(self.path)
+        self._in_memory = self._path_text == ":memory:"
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
         self._read_owner: asyncio.Task[object] | None = None
@@ -291,10 +292,12 @@ class SQLiteDatabase(Database):
         return conn
 
     def _current_file_identity(self) -> tuple[int, int] | None:
-        if str(self.path) == ":memory:":
+        if self._in_memory:
             return None
         try:
-            info = os.stat(self.path)
+            # The path as text: os.stat converts a Path on every call (1.7 -> 4.9 us), and
+            # this runs before every write transaction.
+            info = os.stat(self._path_text)
         except OSError:
             return None
         return info.st_dev, info.st_ino
