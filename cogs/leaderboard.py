@@ -1,5 +1,11 @@
 """``/leaderboard``, ``/stats`` and ``/history``: this server's ladders and records.
 
+``/stats`` and ``/history`` also work outside servers (a DM, a group DM, a server without
+the bot, through the app installed to a user): ``/stats`` then shows a player's record in
+every server and with friends, with the head-to-head record of the caller and the player
+asked about; ``/history`` the caller's games outside servers (``FRIENDS_LADDER``), or only
+those with one friend. Lists of games outside servers never show a third person's games.
+
 The queries live in ``bot.ladder.standings``; ``cogs.leaderboard_render`` draws them as
 embeds, this module answers the commands and the page buttons with them. A leaderboard is
 one season's (``bot.ladder.seasons``): the one running, or a closed one's final standings
@@ -29,10 +35,12 @@ from bot.ladder.standings import (
     LeaderboardPage,
     SortKey,
     leaderboard_page,
+    lifetime_stats,
     player_stats,
 )
 from bot.ladder.standings import history as finished_games
 from bot.model.catalog import GAME_TITLES, GAMES, game_title
+from bot.model.contract import FRIENDS_LADDER
 from bot.model.errors import UserError
 from bot.play.tournaments import tournament_record_of
 from bot.ui.answers import answer_for
@@ -42,6 +50,8 @@ from bot.ui.replies import Guarded
 from cogs.leaderboard_render import (
     history_embed,
     leaderboard_embed,
+    lifetime_stats_embed,
+    outside_history_embed,
     replay_choices,
     stats_embed,
 )
@@ -188,6 +198,16 @@ async def leaderboard_fields(
     }
 
 
+def server_of(bot: DiceBot, interaction: discord.Interaction) -> int | None:
+    """The server whose records a command shows: the interaction's, if the bot is in it;
+    None outside servers (a DM, a group DM, a server without the bot), as a game created
+    there is reached only through interactions (``bot.ui.delivery.reach_of``)."""
+    guild_id = interaction.guild_id
+    if guild_id is not None and bot.get_guild(guild_id) is not None:
+        return guild_id
+    return None
+
+
 # -- the cog -----------------------------------------------------------------------------------
 
 
@@ -231,24 +251,37 @@ class Leaderboards(commands.Cog):
         await answer_for(interaction).send(ephemeral=False, **fields)
 
     @app_commands.command(
-        name="stats", description="A player's record in this server.", extras={"public": True}
+        name="stats",
+        description="A player's record in this server; outside servers, everywhere.",
+        extras={"public": True},
     )
     @app_commands.describe(user="Whose stats (default: yours).")
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def stats(
         self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
-        assert interaction.guild_id is not None
         target = user or interaction.user
-        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        guild_id = server_of(self.bot, interaction)
+        if guild_id is None:
+            # Outside servers: in the caller's language (there is no server's to speak).
+            everywhere = await lifetime_stats(self.bot.db, target.id, viewer_id=interaction.user.id)
+            embed = lifetime_stats_embed(
+                everywhere, target.display_name, interaction.user.display_name, self.bot.guides
+            )
+            await answer_for(interaction).send(
+                ephemeral=False, embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        settings = await self.bot.sessions.guild_settings(guild_id)
         found = await player_stats(
             self.bot.db,
-            interaction.guild_id,
+            guild_id,
             target.id,
             provisional_games=settings.provisional_games,
         )
-        played, won = await tournament_record_of(self.bot.db, interaction.guild_id, target.id)
-        with i18n.use(await public_language(self.bot, interaction.guild_id)):
+        played, won = await tournament_record_of(self.bot.db, guild_id, target.id)
+        with i18n.use(await public_language(self.bot, guild_id)):
             embed = stats_embed(found, target.display_name, self.bot.guides)
             if played:
                 embed.add_field(
@@ -263,31 +296,74 @@ class Leaderboards(commands.Cog):
         )
 
     @app_commands.command(
-        name="history", description="Recent finished games in this server.", extras={"public": True}
+        name="history",
+        description="Recent finished games in this server; outside servers, yours.",
+        extras={"public": True},
     )
-    @app_commands.describe(game="Only this game.", user="Only this player's games.")
+    @app_commands.describe(
+        game="Only this game.",
+        user="Only this player's games (outside servers: your games with them).",
+    )
     @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def history(
         self,
         interaction: discord.Interaction,
         game: str | None = None,
         user: discord.Member | discord.User | None = None,
     ) -> None:
-        assert interaction.guild_id is not None
         if game is not None and game not in GAMES:
             raise UserError(_("Pick a game from the list Discord offers."))
+        guild_id = server_of(self.bot, interaction)
+        if guild_id is None:
+            await self._history_outside_servers(interaction, game, user)
+            return
         entries = await finished_games(
             self.bot.db,
-            interaction.guild_id,
+            guild_id,
             game=game,
             user_id=None if user is None else user.id,
         )
-        with i18n.use(await public_language(self.bot, interaction.guild_id)):
+        with i18n.use(await public_language(self.bot, guild_id)):
             who = None if user is None else user.display_name
             embed = history_embed(entries, game, who, self.bot.guides)
             # Each game listed can be replayed, in private, by whoever picks it.
             view = pick_view(replay_choices(entries, self.bot.guides))
+        await answer_for(interaction).send(
+            ephemeral=False,
+            embed=embed,
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _history_outside_servers(
+        self,
+        interaction: discord.Interaction,
+        game: str | None,
+        user: discord.Member | discord.User | None,
+    ) -> None:
+        """The caller's games outside servers (with friends, and against the AI there), or
+        only those they played with ``user``, in the caller's language; each can be
+        replayed (``bot.ui.replay``: a game with friends, by its players or where it was
+        played)."""
+        caller = interaction.user
+        together = None if user is None or user.id == caller.id else user
+        entries = await finished_games(
+            self.bot.db,
+            FRIENDS_LADDER,
+            game=game,
+            user_id=caller.id,
+            with_user=None if together is None else together.id,
+        )
+        embed = outside_history_embed(
+            entries,
+            game,
+            caller.display_name,
+            None if together is None else together.display_name,
+            self.bot.guides,
+        )
+        view = pick_view(replay_choices(entries, self.bot.guides))
         await answer_for(interaction).send(
             ephemeral=False,
             embed=embed,

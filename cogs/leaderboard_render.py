@@ -19,10 +19,14 @@ from bot.i18n import percent as percent_text
 from bot.ladder.results import RATING_START, shown_rating
 from bot.ladder.seasons import Season
 from bot.ladder.standings import (
+    Favourite,
     GameStats,
+    HeadToHead,
     HistoryEntry,
     HistoryPlayer,
     LeaderboardPage,
+    LifetimeGame,
+    LifetimeStats,
     PlayerStats,
     Standing,
 )
@@ -212,10 +216,9 @@ SORTED_BY = {
 FAVOURITE_PICK = N_("Favourite pick")
 
 
-def favourite_line(stats: GameStats, guide: GameGuide | None) -> str | None:
+def favourite_line(favourite: Favourite | None, guide: GameGuide | None) -> str | None:
     """The favourite pick as the game's guide words it ("Favourite dice: **Priority +
     Sword** (2 rounds)")."""
-    favourite = stats.favourite
     if favourite is None:
         return None
     picks = guide.picks if guide is not None else None
@@ -273,35 +276,48 @@ def game_stats_text(stats: GameStats, guide: GameGuide | None) -> str:
     if s.games == 0:
         lines.append(_("No games against other players yet."))
     else:
-        lines.append(
-            ngettext(
-                "All time: W/L/D **{record}** · win rate **{rate}** · {count} game",
-                "All time: W/L/D **{record}** · win rate **{rate}** · {count} games",
-                s.games,
-            ).format(
-                record=record_text(s.wins, s.losses, s.draws),
-                rate=percent(s.win_rate),
-                count=number(s.games),
-            )
-        )
+        lines.append(all_time_line(s.wins, s.losses, s.draws, s.games))
         lines.append(
             _("Streak {streak} · best win streak **{best}**").format(
                 streak=streak_text(s.streak), best=number(s.best_streak)
             )
         )
-    if s.ai_games:
+    lines.extend(guide_lines(s, stats.favourite, guide))
+    return join_lines(lines, FIELD_LIMIT)
+
+
+def all_time_line(wins: int, losses: int, draws: int, games: int) -> str:
+    """``All time: W/L/D **3/1/0** · win rate **75%** · 4 games`` (games against players)."""
+    return ngettext(
+        "All time: W/L/D **{record}** · win rate **{rate}** · {count} game",
+        "All time: W/L/D **{record}** · win rate **{rate}** · {count} games",
+        games,
+    ).format(
+        record=record_text(wins, losses, draws),
+        rate=percent(None if games == 0 else wins / games),
+        count=number(games),
+    )
+
+
+def guide_lines(
+    record: Standing | LifetimeGame, favourite: Favourite | None, guide: GameGuide | None
+) -> list[str]:
+    """What a record adds under its games against players: the record against the AI, and
+    what the game's guide words (the average final score, the favourite pick)."""
+    lines: list[str] = []
+    if record.ai_games:
         lines.append(
             _("vs the AI (not ranked): {record}").format(
-                record=record_text(s.ai_wins, s.ai_losses, s.ai_draws)
+                record=record_text(record.ai_wins, record.ai_losses, record.ai_draws)
             )
         )
     average = guide.average_score if guide is not None else None
-    if average is not None and s.average_score is not None:
-        lines.append(_(average).format(score=number(s.average_score, 1)))
-    favourite = favourite_line(stats, guide)
-    if favourite is not None:
-        lines.append(favourite)
-    return join_lines(lines, FIELD_LIMIT)
+    if average is not None and record.average_score is not None:
+        lines.append(_(average).format(score=number(record.average_score, 1)))
+    favourite_text = favourite_line(favourite, guide)
+    if favourite_text is not None:
+        lines.append(favourite_text)
+    return lines
 
 
 def opponents_text(entry: HistoryEntry, user_id: int) -> str:
@@ -353,10 +369,18 @@ def outcome_text(outcome: str, reason: str) -> str:
     return text
 
 
+def with_friends_label() -> str:
+    """What marks a game played with friends (outside servers) in a list of games."""
+    # Translators: marks a game played outside servers, in a DM or a group DM.
+    return "👥 " + _("with friends")
+
+
 def recent_line(entry: HistoryEntry, user_id: int, guides: GuideBook) -> str:
     me = entry.player(user_id)
     outcome = outcome_text(me.outcome, entry.reason) if me is not None else "·"
     parts = [outcome, game_title(entry.game)]
+    if entry.with_friends:
+        parts.append(with_friends_label())
     parts.append(opponents_text(entry, user_id))
     score_line = oriented_score_line(entry, me.seat, guides) if me is not None else entry.score_line
     if score_line:
@@ -411,6 +435,112 @@ def stats_embed(stats: PlayerStats, name: str, guides: GuideBook) -> discord.Emb
     return embed
 
 
+# -- /stats outside servers --------------------------------------------------------------------
+
+
+def lifetime_game_text(stats: LifetimeGame, guide: GameGuide | None) -> str:
+    """One game's field outside servers: the record in every server and with friends, the
+    part played with friends, then what its guide adds."""
+    lines: list[str] = []
+    if stats.games == 0:
+        lines.append(_("No games against other players yet."))
+    else:
+        lines.append(all_time_line(stats.wins, stats.losses, stats.draws, stats.games))
+    friends = stats.with_friends
+    if friends.games:
+        lines.append(
+            ngettext(
+                "With friends: W/L/D **{record}** · {count} game",
+                "With friends: W/L/D **{record}** · {count} games",
+                friends.games,
+            ).format(
+                record=record_text(friends.wins, friends.losses, friends.draws),
+                count=number(friends.games),
+            )
+        )
+    lines.extend(guide_lines(stats, stats.favourite, guide))
+    return join_lines(lines, FIELD_LIMIT)
+
+
+def head_to_head_text(together: list[HeadToHead], first: str, second: str) -> str:
+    """Each game two players finished together, from ``first``'s side."""
+    if not together:
+        return _("{first} and {second} have not finished a game together yet.").format(
+            first=first, second=second
+        )
+    return join_lines(
+        [
+            # Translators: W/L/D are the initials of Wins/Losses/Draws before a record such
+            # as 3/1/0; {name} is the player whose wins come first.
+            _("{game}: W/L/D **{record}** for {name}").format(
+                game=game_title(line.game),
+                record=record_text(line.record.wins, line.record.losses, line.record.draws),
+                name=first,
+            )
+            for line in together
+        ],
+        FIELD_LIMIT,
+    )
+
+
+def lifetime_stats_embed(
+    stats: LifetimeStats, name: str, viewer_name: str, guides: GuideBook
+) -> discord.Embed:
+    """``/stats`` outside servers (a DM, a group DM, a server without the bot): ``name``'s
+    record in every server and with friends; asked by someone else (``viewer_name``), their
+    head-to-head record too. Only games with friends the viewer played are listed."""
+    shown, viewer = escape(name, 100), escape(viewer_name, 100)
+    embed = discord.Embed(
+        title=clip_text(
+            _("📊 {name} — stats in every server and with friends").format(name=shown),
+            TITLE_LIMIT,
+        ),
+        colour=COLOUR,
+    )
+    if stats.empty:
+        embed.description = _(
+            "{name} has not finished a game yet. See {help} for the games."
+        ).format(name=escape(name), help=command_text("help"))
+    for game_stats in stats.games:
+        text = lifetime_game_text(game_stats, guides.get(game_stats.game))
+        embed.add_field(name=game_title(game_stats.game), value=text, inline=False)
+    if stats.head_to_head is not None:
+        embed.add_field(
+            name=clip_text(
+                _("⚔️ Head to head: {first} vs {second}").format(first=viewer, second=shown),
+                TITLE_LIMIT,
+            ),
+            value=head_to_head_text(stats.head_to_head, viewer, shown),
+            inline=False,
+        )
+    if stats.recent:
+        lines = [recent_line(entry, stats.user_id, guides) for entry in stats.recent]
+        count = len(lines)
+        if stats.head_to_head is None:
+            heading = ngettext(
+                "Last {count} result outside servers", "Last {count} results outside servers", count
+            )
+        else:
+            heading = ngettext(
+                "Last {count} game together with friends",
+                "Last {count} games together with friends",
+                count,
+            )
+        embed.add_field(
+            name=heading.format(count=number(count)),
+            value=join_lines(lines, FIELD_LIMIT),
+            inline=False,
+        )
+    if not stats.empty:
+        embed.set_footer(
+            text=_(
+                "Records count the games in every server and with friends. Ratings, ranks "
+                "and seasons belong to each server's leaderboard."
+            )
+        )
+    return embed
+
+
 # -- /history ----------------------------------------------------------------------------------
 
 
@@ -453,7 +583,10 @@ def history_score_line(entry: HistoryEntry, guides: GuideBook) -> str | None:
 
 
 def history_line(entry: HistoryEntry, guides: GuideBook) -> str:
-    parts = [f"**{game_title(entry.game)}**", players_text(entry)]
+    parts = [f"**{game_title(entry.game)}**"]
+    if entry.with_friends:
+        parts.append(with_friends_label())
+    parts.append(players_text(entry))
     score_line = history_score_line(entry, guides)
     if score_line:
         parts.append(escape(score_line, SCORE_LINE_LIMIT))
@@ -521,4 +654,47 @@ def history_embed(
     else:
         lines = [history_line(e, guides) for e in entries]
         embed.description = join_lines(lines, DESCRIPTION_LIMIT)
+    return embed
+
+
+def outside_history_title(game: str | None, name: str, together_with: str | None) -> str:
+    """The title of ``/history`` outside servers: ``name``'s games there, or only those
+    with ``together_with``."""
+    shown = escape(name, 80)
+    if together_with is not None:
+        other = escape(together_with, 80)
+        if game is not None:
+            title = _("📜 Recent {game} games between {first} and {second} outside servers").format(
+                game=game_title(game), first=shown, second=other
+            )
+        else:
+            title = _("📜 Recent games between {first} and {second} outside servers").format(
+                first=shown, second=other
+            )
+    elif game is not None:
+        title = _("📜 Recent {game} games of {name} outside servers").format(
+            game=game_title(game), name=shown
+        )
+    else:
+        title = _("📜 Recent games of {name} outside servers").format(name=shown)
+    return clip_text(title, TITLE_LIMIT)
+
+
+def outside_history_embed(
+    entries: list[HistoryEntry],
+    game: str | None,
+    name: str,
+    together_with: str | None,
+    guides: GuideBook,
+) -> discord.Embed:
+    """``/history`` outside servers (a DM, a group DM, a server without the bot): the
+    caller's games there (with friends, and against the AI), or only those with one
+    friend; each game with friends says so."""
+    embed = discord.Embed(title=outside_history_title(game, name, together_with), colour=COLOUR)
+    if not entries:
+        embed.description = _("No finished games outside servers match yet.")
+    else:
+        embed.description = join_lines(
+            [history_line(e, guides) for e in entries], DESCRIPTION_LIMIT
+        )
     return embed

@@ -9,7 +9,10 @@ nothing public changes and nothing is stored. Each step is drawn by the game's o
 
 The ids carry only the game and the step: a press is checked against the stored game
 each time (the game exists, belongs to the server the press comes from, is finished,
-has that step), so a forged or stale id is refused in words and shows nothing. A game in
+has that step), so a forged or stale id is refused in words and shows nothing. A game
+with friends (``FRIENDS_LADDER``: played outside servers) belongs to no server: its players
+may replay it anywhere, anyone else only in the channel it was played in (its message's
+button, ``/history`` there). A game in
 play has no replay: its frames would show choices its players have not revealed yet.
 """
 
@@ -25,7 +28,7 @@ import discord
 
 from bot import i18n
 from bot.i18n import _, number
-from bot.model.contract import ReplayFrame, Session, ShowContext
+from bot.model.contract import FRIENDS_LADDER, ReplayFrame, Session, ShowContext
 from bot.model.errors import ReplayUnavailable
 from bot.model.text import clip
 from bot.ui import views
@@ -144,7 +147,7 @@ class ReplayPick(
         values = data.get("values") or []
         # A modified client may send anything as the value: only a game id is looked up.
         if len(values) != 1 or not re.fullmatch("[0-9]{1,19}", str(values[0])):
-            raise ReplayUnavailable(_("There is no such game in this server to replay."))
+            raise no_such_game(interaction.guild_id)
         session_id = int(values[0])
         fields = await replay_fields(host_of(interaction), interaction, session_id, 1)
         await open_replay(interaction, fields)
@@ -193,11 +196,39 @@ def navigator(session_id: int, step: int, total: int) -> discord.ui.View:
     return view
 
 
-async def replayable(bot: GameHost, guild_id: int | None, session_id: int) -> Session:
-    """The finished game ``session_id`` of server ``guild_id``, or a refusal in words."""
+def no_such_game(guild_id: int | None) -> ReplayUnavailable:
+    """The refusal of a game that is not there to replay (or not to be seen from here)."""
+    if guild_id is None:
+        return ReplayUnavailable(_("There is no such game to replay here."))
+    return ReplayUnavailable(_("There is no such game in this server to replay."))
+
+
+def may_replay(
+    session: Session, *, guild_id: int | None, channel_id: int | None, user_id: int
+) -> bool:
+    """Whether a press from ``user_id`` in that server and channel may see the game: a
+    server's game only in its server; a game with friends by its players anywhere, and by
+    anyone in the channel it was played in."""
+    if session.guild_id == FRIENDS_LADDER:
+        return session.seat_of(user_id) is not None or channel_id == session.channel_id
+    return guild_id is not None and session.guild_id == guild_id
+
+
+async def replayable(
+    bot: GameHost,
+    session_id: int,
+    *,
+    guild_id: int | None,
+    channel_id: int | None,
+    user_id: int,
+) -> Session:
+    """The finished game ``session_id`` if a press from ``user_id`` in that server and
+    channel may replay it (``may_replay``), or a refusal in words."""
     session = await bot.sessions.get(session_id)
-    if session is None or guild_id is None or session.guild_id != guild_id:
-        raise ReplayUnavailable(_("There is no such game in this server to replay."))
+    if session is None or not may_replay(
+        session, guild_id=guild_id, channel_id=channel_id, user_id=user_id
+    ):
+        raise no_such_game(guild_id)
     if session.status == "cancelled":
         raise ReplayUnavailable(_("This game ended without a result, so it has no replay."))
     if session.status != "finished":
@@ -241,7 +272,13 @@ async def replay_fields(
     bot: GameHost, interaction: discord.Interaction, session_id: int, step: int
 ) -> dict[str, Any]:
     """The private message showing step ``step`` of the game, in the viewer's language."""
-    session = await replayable(bot, interaction.guild_id, session_id)
+    session = await replayable(
+        bot,
+        session_id,
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        user_id=interaction.user.id,
+    )
     frames = await frames_of(bot, session)
     total = len(frames)
     if not 1 <= step <= total:
