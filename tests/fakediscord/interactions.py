@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 from .errors import BotDidNotAnswer, DiscordError, FakeUsageError
 from .models import (
     ACTION_ROW,
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 
 # Interactions die for webhooks 15 minutes after they are created.
 TOKEN_LIFETIME_SECONDS = 15 * 60
+SEND_MESSAGES = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+USE_EXTERNAL_APPS = discord.Permissions(use_external_apps=True).value
 
 
 class InteractionType(enum.IntEnum):
@@ -203,6 +208,18 @@ class FakeInteraction:
         if self.owners:
             return self.owners
         return {"0": str(self.guild.id) if self.guild is not None else "0"}
+
+    @property
+    def answers_ephemeral_only(self) -> bool:
+        """In a server without the bot an app acts with its user's permissions: where they
+        may not send messages or use external apps, Discord makes every answer and
+        follow-up ephemeral (Application resource, "User Context")."""
+        channel = self.channel
+        if channel.bot_is_member or channel.guild is None:
+            return False
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        needed = send | USE_EXTERNAL_APPS
+        return channel.guild.permissions_of(self.user.id, channel) & needed != needed
 
     @property
     def user_installed_only(self) -> bool:

@@ -68,6 +68,10 @@ ADD_REACTIONS = discord.Permissions(add_reactions=True).value
 CHAT_INPUT_COMMAND_MESSAGE = 20
 # Discord's documentation (Interactions, "Modal"): at most 5 top-level components.
 MODAL_COMPONENTS_LIMIT = 5
+# Follow-ups to an interaction of an app installed only by the user (Interactions,
+# "Create Followup Message"), and the error past them (JSON error code 40094).
+USER_APP_FOLLOWUP_LIMIT = 5
+MAX_FOLLOWUP_MESSAGES = 40094
 
 
 def _request_key(name: str) -> Any:
@@ -590,10 +594,15 @@ class RestApi:
                 interaction=interaction,
             )
             ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL_FLAG)
+            # A user's app where the user may not post (or use external apps): Discord
+            # shows its answers to them alone (Application resource, "User Context").
+            ephemeral = ephemeral or interaction.answers_ephemeral_only
             if callback_type is CallbackType.MESSAGE:
                 apply_payload(
                     self.fake, message, data, request[FILES], creating=True, where=("data",)
                 )
+                if ephemeral:
+                    message.flags |= EPHEMERAL_FLAG
             else:
                 message.flags = LOADING_FLAG | (EPHEMERAL_FLAG if ephemeral else 0)
             if ephemeral:
@@ -663,10 +672,26 @@ class RestApi:
             await self.fake.message_edited(original)
             message = original
         else:
+            created = [m for m in interaction.followups if m is not original]
+            if interaction.user_installed_only and len(created) >= USER_APP_FOLLOWUP_LIMIT:
+                # Interactions reference, Create Followup Message: five for an app the
+                # user installed that is not installed where it is used.
+                self.fake.record_problem(
+                    "followup-limit",
+                    f"a follow-up #{len(created) + 1} to {interaction.description}: Discord "
+                    f"allows {USER_APP_FOLLOWUP_LIMIT} to a user-installed app's interaction",
+                )
+                raise DiscordError(
+                    400,
+                    MAX_FOLLOWUP_MESSAGES,
+                    "This interaction has hit the maximum number of follow up messages",
+                )
             message = self.fake.new_message(
                 interaction.channel, self.fake.bot_user, interaction=interaction
             )
             apply_payload(self.fake, message, payload, request[FILES], creating=True)
+            if interaction.answers_ephemeral_only:
+                message.flags |= EPHEMERAL_FLAG
             if message.ephemeral:
                 message.visible_to = interaction.user.id
             interaction.followups.append(message)

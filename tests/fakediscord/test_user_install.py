@@ -13,6 +13,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.model.clock import ManualClock
 from fakediscord import (
     BotHarness,
     CallbackType,
@@ -336,3 +337,152 @@ async def test_the_bot_may_not_dm_someone_who_shares_no_server_with_it(
     status, _ = await send(fake_discord, "POST", path, {"content": "your move"})
     assert status == 200
     assert erin.last_dm() is not None and erin.last_dm().content == "your move"
+
+
+# -- the interaction token: its messages, its follow-ups, its 15 minutes -------------------
+
+
+def webhook(fake: FakeDiscord, token: str, message: str | int | None = None) -> str:
+    base = f"/webhooks/{fake.application_id}/{token}"
+    return base if message is None else f"{base}/messages/{message}"
+
+
+@pytest.mark.machine_speed("a dozen requests on one token, straight over HTTP")
+async def test_a_token_edits_its_own_messages_only_for_fifteen_minutes(
+    anywhere: AnywhereProbe,
+    fake_discord: FakeDiscord,
+    clock: ManualClock,
+    alice: Player,
+    bob: Player,
+) -> None:
+    alice.install_app()
+    dm = fake_discord.dm_between(alice, bob)
+    first = await alice.slash("anywhere", channel=dm)
+    other = await alice.slash("anywhere", channel=dm)
+    board, elsewhere = first.message, other.message
+    assert board is not None and elsewhere is not None
+    token = first.interaction.token
+
+    status, edited = await send(
+        fake_discord,
+        "PATCH",
+        webhook(fake_discord, token, "@original"),
+        {"content": "presses 10"},
+    )
+    assert status == 200 and edited["id"] == str(board.id) and board.content == "presses 10"
+    status, _ = await send(
+        fake_discord, "PATCH", webhook(fake_discord, token, board.id), {"content": "presses 20"}
+    )
+    assert status == 200 and board.content == "presses 20"
+    status, posted = await send(
+        fake_discord,
+        "POST",
+        webhook(fake_discord, token),
+        {"content": "a follow-up"},
+        query="?wait=true",
+    )
+    assert status == 200
+    followup = fake_discord.message(int(posted["id"]))
+    assert followup in dm.messages() and followup.interaction is first.interaction
+    status, _ = await send(
+        fake_discord,
+        "PATCH",
+        webhook(fake_discord, token, followup.id),
+        {"content": "its follow-up"},
+    )
+    assert status == 200 and followup.content == "its follow-up"
+    # A message of another interaction: not this token's.
+    status, refusal = await send(
+        fake_discord, "PATCH", webhook(fake_discord, token, elsewhere.id), {"content": "no"}
+    )
+    assert (status, refusal["code"]) == (404, 10008)
+    assert elsewhere.content == "presses 0"
+
+    # A press answered by updating the message: its token's @original is that message.
+    pressed = await bob.click(board, "Press")
+    assert pressed.type is CallbackType.UPDATE_MESSAGE and board.content == "presses 21"
+    press_token = pressed.interaction.token
+    status, _ = await send(
+        fake_discord,
+        "PATCH",
+        webhook(fake_discord, press_token, "@original"),
+        {"content": "presses 30"},
+    )
+    assert status == 200 and board.content == "presses 30"
+    status, _ = await send(
+        fake_discord,
+        "PATCH",
+        webhook(fake_discord, press_token, board.id),
+        {"content": "presses 40"},
+    )
+    assert status == 200 and board.content == "presses 40"
+    status, refusal = await send(
+        fake_discord, "PATCH", webhook(fake_discord, press_token, followup.id), {"content": "no"}
+    )
+    assert (status, refusal["code"]) == (404, 10008)
+
+    # Fifteen minutes after the command, its token is dead; the press's lives a bit longer.
+    clock.advance(15 * 60 - 1)
+    status, _ = await send(
+        fake_discord,
+        "PATCH",
+        webhook(fake_discord, token, "@original"),
+        {"content": "presses 50"},
+    )
+    assert status == 200
+    clock.advance(2)
+    status, refusal = await send(
+        fake_discord, "PATCH", webhook(fake_discord, token, "@original"), {"content": "too late"}
+    )
+    assert (status, refusal["code"]) == (401, 50027)
+    status, refusal = await send(
+        fake_discord, "POST", webhook(fake_discord, token), {"content": "too late"}
+    )
+    assert (status, refusal["code"]) == (401, 50027)
+    assert len(fake_discord.take_problems("expired-token")) == 2
+    assert board.content == "presses 50"
+
+
+@pytest.mark.machine_speed("a dozen requests on one token, straight over HTTP")
+async def test_a_users_app_gets_five_follow_ups_where_it_is_not_installed(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, alice: Player, bob: Player
+) -> None:
+    alice.install_app()
+    dm = fake_discord.dm_between(alice, bob)
+    answer = await alice.slash("anywhere", channel=dm)
+    url = webhook(fake_discord, answer.interaction.token)
+    for number in range(1, 6):
+        status, _ = await send(fake_discord, "POST", url, {"content": f"#{number}"})
+        assert status == 204
+    status, refusal = await send(fake_discord, "POST", url, {"content": "#6"})
+    assert (status, refusal["code"]) == (400, 40094)
+    assert len(fake_discord.take_problems("followup-limit")) == 1
+    assert [m.content for m in answer.followups] == ["#1", "#2", "#3", "#4", "#5"]
+
+    # In the server that added the bot its own install authorizes it too: no such limit.
+    in_server = await alice.slash("anywhere")
+    assert set(in_server.interaction.payload["authorizing_integration_owners"]) == {"0", "1"}
+    url = webhook(fake_discord, in_server.interaction.token)
+    for number in range(1, 7):
+        status, _ = await send(fake_discord, "POST", url, {"content": f"#{number}"})
+        assert status == 204
+
+
+async def test_where_a_user_may_not_use_external_apps_their_app_answers_them_alone(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, server_without_bot: FakeGuild
+) -> None:
+    erin = await server_without_bot.add_member("erin")
+    erin.install_app()
+    public = await erin.slash("anywhere", channel=server_without_bot.default_channel)
+    assert not public.ephemeral
+    everyone = discord.Permissions(server_without_bot.everyone.permissions)
+    everyone.use_external_apps = False
+    await server_without_bot.set_role_permissions(server_without_bot.everyone, everyone)
+    answer = await erin.slash("anywhere", channel=server_without_bot.default_channel)
+    assert answer.ephemeral and answer.message is not None
+    assert answer.message.visible_to == erin.id
+    status, _ = await send(
+        fake_discord, "POST", webhook(fake_discord, answer.interaction.token), {"content": "later"}
+    )
+    assert status == 204
+    assert answer.followups[0].ephemeral and answer.followups[0].visible_to == erin.id
