@@ -572,8 +572,9 @@ async def _record_result(conn: Connection, write: MoveWrite, picks_key: str | No
 
 
 def message_link(session: Session) -> str | None:
-    """A link to the session's public message, if it has one."""
-    if session.message_id is None:
+    """A link to the session's public message, if it has one (and a server: a game reached
+    only through interactions stores none, so its link could not be made)."""
+    if session.message_id is None or session.reach == "interaction":
         return None
     return (
         f"https://discord.com/channels/{session.guild_id}/{session.channel_id}/{session.message_id}"

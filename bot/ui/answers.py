@@ -47,6 +47,14 @@ TOO_SLOW_FOR_A_FORM = N_(
 )
 
 
+def bot_is_member(interaction: discord.Interaction) -> bool:
+    """Whether the bot is a member of the server the interaction came from (False in a DM,
+    a group DM, or a server that never added the bot, where only its user-installed commands
+    reach it)."""
+    guild_id = interaction.guild_id
+    return guild_id is not None and interaction.client.get_guild(guild_id) is not None
+
+
 def answer_for(interaction: discord.Interaction) -> Answer:
     """The one Answer of this interaction (shared by the handler and the watchdog)."""
     existing = interaction.extras.get(_EXTRAS_KEY)
@@ -77,6 +85,9 @@ class Answer:
         # defer looks). Commands set it with ``extras={"public": True}``; a handler may
         # set it before its first await (``/odds share:True``).
         self.public: bool | None = None
+        # For a press: whether its first answer was on the message pressed (an update or a
+        # deferred update), so that the interaction's token reaches that message.
+        self.on_message = False
 
     @property
     def state(self) -> str | None:
@@ -132,6 +143,11 @@ class Answer:
         # view (``view.is_finished()``).
         fields = {key: value for key, value in fields.items() if value is not None}
         async with self._lock:
+            if self.state is None and ephemeral and self._press_without_member():
+                # Where the bot is not a member, a press's token is how the game's message
+                # is reached: a private answer goes as a follow-up of a deferred update, so
+                # the token's messages include the message pressed.
+                await self._first(self.interaction.response.defer)
             if self.state is None:
                 callback = await self._first(
                     self.interaction.response.send_message, ephemeral=ephemeral, **fields
@@ -222,9 +238,28 @@ class Answer:
                 return self._lose(error)
             else:
                 if self.state is None:
+                    self.on_message = self._on_message(call)
                     self.state = "answered"
                 return True if result is None else result
         return None
+
+    def _on_message(self, call: Any) -> bool:
+        """Whether ``call``, a press's first answer, answered on the message pressed."""
+        if self.interaction.type is not discord.InteractionType.component:
+            return False
+        function = getattr(call, "__func__", None)
+        return function in (
+            discord.InteractionResponse.edit_message,
+            discord.InteractionResponse.defer,
+        )
+
+    def _press_without_member(self) -> bool:
+        """Whether this is a press where the bot is not a member (a DM, a group DM, a server
+        without the bot: its user-installed commands' games)."""
+        interaction = self.interaction
+        return interaction.type is discord.InteractionType.component and not bot_is_member(
+            interaction
+        )
 
     async def _later(self, call: Any, *args: Any, **kwargs: Any) -> Any:
         try:

@@ -370,6 +370,8 @@ class Convergence:
             await self.clock.sleep(SWEEP_INTERVAL_SECONDS)
             try:
                 await self.reconcile(settle_seconds=SWEEP_SETTLE_SECONDS)
+                # Interaction tokens are credentials: none is kept once it has expired.
+                await self.bot.tokens.sweep()
             except StorageUnavailable:
                 log.warning("message sweep: database unavailable, trying again later")
             now = time.monotonic()

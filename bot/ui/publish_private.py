@@ -145,7 +145,10 @@ class PrivateMessages:
             try:
                 with i18n.use(language):
                     fields = wanted.render()
-                message = await self._send(seat.user_id, fields)
+                # A game reached through interactions never DMs: its players need not
+                # share a server with the bot, and choose with **Make your move** instead.
+                reached = session.reach == "member"
+                message = await self._send(seat.user_id, fields) if reached else None
             except Exception:
                 if settled is not None:
                     await self.store.save_private(session.id, settled)

@@ -30,11 +30,12 @@ from bot.model.contract import (
     ShowContext,
 )
 from bot.model.errors import UserError
+from bot.model.series import follow_up_of
 from bot.storage import StorageUnavailable
 from bot.storage.publication import ShowClaim, Snapshot
 from bot.ui import views
 from bot.ui.answers import NETWORK_ERRORS, answer_for
-from bot.ui.delivery import Delivery
+from bot.ui.delivery import Delivery, NoLiveToken
 from bot.ui.publish_answer import AnswerShows
 from bot.ui.publish_contract import (
     BUG_RETRY_SECONDS,
@@ -63,6 +64,9 @@ FIND_POSTED_LIMIT = 50
 FIND_POSTED_MARGIN_SECONDS = 5.0
 # Another process is editing the message: a worker tries again this soon.
 CLAIM_RETRY_SECONDS = 0.25
+# A game reached through interactions with no live token: it is shown at its next press
+# (which asks for it at once); until then the worker looks only this rarely.
+NO_TOKEN_RETRY_SECONDS = 900.0
 
 
 def _controls_session(message: discord.Message, session_id: int) -> bool:
@@ -77,6 +81,14 @@ def _controls_session(message: discord.Message, session_id: int) -> bool:
         if isinstance(custom_id, str) and custom_id.split(":")[1:2] == [wanted]:
             return True
     return False
+
+
+def _shown_for_good(session: Session) -> bool:
+    """Whether the session's message shows what it will always show: a game stopped, or
+    finished and followed up (a finished game's next version names its follow-up)."""
+    if session.status == "cancelled":
+        return True
+    return session.status == "finished" and follow_up_of(session.state) is not None
 
 
 def as_new_message(fields: dict[str, Any]) -> dict[str, Any]:
@@ -143,6 +155,13 @@ class PublicMessage:
             # The message is up; only its id is not stored yet. Keep trying in the
             # background rather than tell the player their game failed.
             self._background.spawn(self._store_message_later(session, message_id), "store-message")
+        if session.reach == "interaction":
+            # The command's token reaches the message it answered with: the game's first
+            # way to be shown, until a press brings a newer one.
+            with contextlib.suppress(StorageUnavailable):
+                await self.bot.tokens.keep(
+                    session.id, interaction.token, interaction.created_at.timestamp()
+                )
 
     @contextlib.asynccontextmanager
     async def posting(self, session_id: int) -> AsyncIterator[None]:
@@ -208,6 +227,10 @@ class PublicMessage:
             # that never came.
             return False
         context = ShowContext(events=snapshot.events, dm_closed=closed)
+        if session.message_id is None and session.reach == "interaction":
+            # Only the command's own answer could post it there, and Discord lost it.
+            await self._first_message_refused(session)
+            return False
         try:
             if session.message_id is None:
                 if not await self._claim_for_edit(session):
@@ -228,6 +251,12 @@ class PublicMessage:
                     if error.code != UNKNOWN_MESSAGE:
                         raise
                     await self._post_new(handler, session, context)
+        except NoLiveToken as error:
+            # Reached only through interactions, and no token lives: the game's next press
+            # shows it (in its own answer, and its token is kept).
+            raise Later(
+                "no live interaction token", delay=NO_TOKEN_RETRY_SECONDS, until_requested=True
+            ) from error
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 await self._channel_gone(session)
@@ -260,6 +289,10 @@ class PublicMessage:
             raise Later(f"database unavailable: {error}") from error
         self._ledger.mark_shown(session.id, session.version)
         log.debug("session %s: message shows version %s", session.id, session.version)
+        if session.reach == "interaction" and _shown_for_good(session):
+            # Nothing more will be shown on it: its token is no longer needed.
+            with contextlib.suppress(StorageUnavailable):
+                await self.bot.tokens.forget(session.id)
         return True
 
     async def _claim_for_edit(self, session: Session) -> bool:
@@ -287,7 +320,20 @@ class PublicMessage:
         """Post the game's message afresh (it was deleted, or never arrived) and store it.
         A game with no message stored may have one all the same (a process died between
         posting it and storing its id): that one is found and brought up to date instead,
-        so a game never has two live messages (a challenge, two Accept buttons)."""
+        so a game never has two live messages (a challenge, two Accept buttons). A game
+        reached through interactions is posted again through its kept token."""
+        if session.reach == "interaction":
+            fields = await self._render(handler, session, context)
+            fields["allowed_mentions"] = discord.AllowedMentions.none()
+            async with self._ledger.editing(session.id, session.version):
+                with views.released(fields):
+                    message = await self.bot.post_through_token(session, **as_new_message(fields))
+            self.reposts += 1
+            await self.bot.sessions.set_message(session.id, message.id, session.version)
+            log.info(
+                "session %s: posted its game message again (message %s)", session.id, message.id
+            )
+            return
         if session.message_id is None:
             found = await self._find_posted(session)
             if found is not None:

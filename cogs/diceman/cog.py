@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.app import DiceBot
 from bot.model.series import BEST_OF_HELP, BestOf
+from bot.ui.delivery import Opponent
 from cogs.diceman.controls import COMPONENTS
 from cogs.diceman.game import DicemanGame
 from cogs.diceman.guide import GUIDE
@@ -21,7 +22,8 @@ from cogs.secret_duel.commands import forfeit_game, start_challenge, start_vs_ai
 from cogs.secret_duel.handler import SecretDuelHandler
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Diceman(
     commands.GroupCog,
     group_name="diceman",
@@ -45,7 +47,7 @@ class Diceman(
     )
     @app_commands.describe(opponent="The player you want to duel", best_of=BEST_OF_HELP)
     async def challenge(
-        self, interaction: discord.Interaction, opponent: discord.Member, best_of: BestOf = 1
+        self, interaction: discord.Interaction, opponent: Opponent, best_of: BestOf = 1
     ) -> None:
         await start_challenge(interaction, self.handler, opponent, {}, best_of)
 

@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.app import DiceBot
 from bot.i18n import N_
 from bot.model.series import BEST_OF_HELP, BestOf
+from bot.ui.delivery import Opponent
 from cogs.dimension_duel.controls import COMPONENTS
 from cogs.dimension_duel.game import DimensionDuelGame
 from cogs.dimension_duel.guide import GUIDE
@@ -31,7 +32,8 @@ MODE_NAMES = {"tactical": N_("tactical"), "classic": N_("classic")}
 StartHp = app_commands.Range[int, dd.MIN_START_HP, dd.MAX_START_HP]
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class DimensionDuel(
     commands.GroupCog,
     group_name="duel",
@@ -62,7 +64,7 @@ class DimensionDuel(
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: Opponent,
         mode: Mode = "tactical",
         hp: StartHp = dd.DEFAULT_HP,
         best_of: BestOf = 1,

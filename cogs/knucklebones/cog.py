@@ -20,6 +20,7 @@ from bot.app import DiceBot
 from bot.i18n import N_, _
 from bot.model.command_mentions import command_mention
 from bot.model.contract import (
+    FRIENDS_LADDER,
     LoggedMove,
     MessageFields,
     NewSession,
@@ -57,6 +58,7 @@ from bot.ui.challenges import (
     is_challenge,
     ping_challenger,
 )
+from bot.ui.delivery import Opponent, reach_of
 from bot.ui.rematch import finished_two_player
 from cogs.knucklebones import moves, render, replay
 from cogs.knucklebones.controls import ColumnButton, board_view
@@ -87,6 +89,8 @@ def players_of(session: Session) -> list[render.Player]:
 # ---------------------------------------------------------------------------------------
 
 
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class KnucklebonesCog(
     commands.GroupCog,
     name="Knucklebones",
@@ -121,11 +125,10 @@ class KnucklebonesCog(
         first="Who moves first: a coin flip (default), you, or your opponent.",
         best_of=BEST_OF_HELP,
     )
-    @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member,
+        opponent: Opponent,
         first: FirstChoice = "random",
         best_of: BestOf = 1,
     ) -> None:
@@ -146,14 +149,16 @@ class KnucklebonesCog(
                 )
             )
         first_seat_for(first)  # refuse a bad option now, not when the challenge is accepted
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        assert interaction.channel_id is not None
+        reach = reach_of(interaction)
+        guild_id = interaction.guild_id if reach == "member" else None
+        settings = await self.bot.sessions.guild_settings(guild_id or FRIENDS_LADDER)
         expires_at = self.bot.clock.now() + settings.challenge_expiry_seconds
         challenger = Seat(seat=0, user_id=user.id, display_name=user.display_name)
         challenged = Seat(seat=1, user_id=opponent.id, display_name=opponent.display_name)
         session = await self.bot.sessions.create(
             game=GAME,
-            guild_id=interaction.guild_id,
+            guild_id=guild_id or FRIENDS_LADDER,
             channel_id=interaction.channel_id,
             created_by=user.id,
             seats=[challenger, challenged],
@@ -163,6 +168,7 @@ class KnucklebonesCog(
             ),
             status="pending",
             deadlines=challenge_deadlines(expires_at),
+            reach=reach,
         )
         fields = await self.render(session, ShowContext())
         fields["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(opponent.id)])
@@ -175,17 +181,18 @@ class KnucklebonesCog(
         difficulty="How hard I try: easy, medium (default) or hard.",
         first="Who moves first: a coin flip (default), you, or me.",
     )
-    @app_commands.guild_only()
     async def ai(
         self,
         interaction: discord.Interaction,
         difficulty: AiLevel = "medium",
         first: FirstChoice = "random",
     ) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        assert interaction.channel_id is not None
         assert self.bot.user is not None
         user = interaction.user
-        settings = await self.bot.sessions.guild_settings(interaction.guild_id)
+        reach = reach_of(interaction)
+        guild_id = interaction.guild_id if reach == "member" else None
+        settings = await self.bot.sessions.guild_settings(guild_id or FRIENDS_LADDER)
         # The opening roll uses a fresh seed from the session service's source, so a test
         # bot built with a seed is repeatable.
         rng = random.Random(self.bot.sessions.seeds.next())
@@ -210,7 +217,7 @@ class KnucklebonesCog(
         ]
         session = await self.bot.sessions.create(
             game=GAME,
-            guild_id=interaction.guild_id,
+            guild_id=guild_id or FRIENDS_LADDER,
             channel_id=interaction.channel_id,
             created_by=user.id,
             seats=seats,
@@ -218,6 +225,7 @@ class KnucklebonesCog(
             status="active",
             deadlines=deadlines,
             events=events,
+            reach=reach,
         )
         fields = await self.render(session, ShowContext(events=events))
         await self.bot.publisher.post_first(interaction, session, fields)
@@ -225,7 +233,6 @@ class KnucklebonesCog(
     @app_commands.command(
         name="forfeit", description="Give up your Knucklebones game in this channel."
     )
-    @app_commands.guild_only()
     async def forfeit(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         user = interaction.user
@@ -339,7 +346,7 @@ class KnucklebonesCog(
         session = outcome.session
         await ping_challenger(self.bot, outcome)
         if outcome.actor_id is not None and outcome.action.get("type") == "place":
-            await self.retire_warning(session.id)
+            await self.retire_warning(session)
         if not session.is_open:
             # A timeout's warning stays: it explains the ending.
             self._warnings.pop(session.id, None)
@@ -353,12 +360,18 @@ class KnucklebonesCog(
         player = players_of(session)[table.engine.current_player]
         text = render.warning_text(player, table.turn_due_at)
         sent = await self.bot.ping_under_game(session, player.user_id, text)
-        self._warnings[session.id] = (session.channel_id, sent.id)
+        if sent is not None:
+            self._warnings[session.id] = (session.channel_id, sent.id)
 
-    async def retire_warning(self, session_id: int) -> None:
-        """Delete the turn-warning ping of a session whose player has now moved."""
-        warning = self._warnings.pop(session_id, None)
-        if warning is not None:
+    async def retire_warning(self, session: Session) -> None:
+        """Delete the turn-warning ping of a session whose player has now moved (through
+        its kept token, for a game reached only through interactions)."""
+        warning = self._warnings.pop(session.id, None)
+        if warning is None:
+            return
+        if session.reach == "interaction":
+            await self.bot.delete_ping_quietly(session, warning[1])
+        else:
             await self.bot.delete_message_quietly(*warning)
 
     # -- the session handler: the move ----------------------------------------------------

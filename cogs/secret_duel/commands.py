@@ -13,11 +13,12 @@ import discord
 
 from bot.i18n import _
 from bot.model.command_mentions import command_mention
-from bot.model.contract import Deadline, Seat, ShowContext
+from bot.model.contract import FRIENDS_LADDER, Deadline, Seat, ShowContext
 from bot.model.errors import UserError
 from bot.model.series import new_match, with_series
 from bot.ui.answers import answer_for
 from bot.ui.challenges import act_on_challenge, challenge_deadlines, challenge_state, is_challenge
+from bot.ui.delivery import reach_of
 from bot.ui.host import host_of
 from cogs.secret_duel.handler import SecretDuelHandler
 from cogs.secret_duel.moves import BEGIN_DELAY_SECONDS
@@ -36,8 +37,10 @@ async def start_challenge(
     when ``best_of`` > 1)."""
     host = host_of(interaction)
     rules = handler.rules
-    if interaction.guild_id is None or interaction.channel_id is None:
+    if interaction.channel_id is None:
         raise UserError(_("Duels are played in a server channel."))
+    reach = reach_of(interaction)
+    guild_id = (interaction.guild_id if reach == "member" else None) or FRIENDS_LADDER
     if opponent.id == interaction.user.id:
         raise UserError(
             _("You can't challenge yourself. Pick another player, or play me with {ai}.").format(
@@ -51,7 +54,7 @@ async def start_challenge(
             )
         raise UserError(_("Bots can't play: challenge a person."))
     handler.moves.check_options(options)
-    settings = await host.sessions.guild_settings(interaction.guild_id)
+    settings = await host.sessions.guild_settings(guild_id)
     expires_at = host.sessions.clock.now() + settings.challenge_expiry_seconds
     challenger = Seat(
         seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name
@@ -59,7 +62,7 @@ async def start_challenge(
     challenged = Seat(seat=1, user_id=opponent.id, display_name=opponent.display_name)
     session = await host.sessions.create(
         game=rules.game,
-        guild_id=interaction.guild_id,
+        guild_id=guild_id,
         channel_id=interaction.channel_id,
         created_by=interaction.user.id,
         seats=[challenger, challenged],
@@ -69,6 +72,7 @@ async def start_challenge(
         ),
         status="pending",
         deadlines=challenge_deadlines(expires_at),
+        reach=reach,
     )
     fields = await handler.render(session, ShowContext())
     fields["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(opponent.id)])
@@ -80,15 +84,16 @@ async def start_vs_ai(
 ) -> None:
     """``/<game> ai``: a game against the bot, begun at once."""
     host = host_of(interaction)
-    if interaction.guild_id is None or interaction.channel_id is None or host.user is None:
+    if interaction.channel_id is None or host.user is None:
         raise UserError(_("Duels are played in a server channel."))
+    reach = reach_of(interaction)
     handler.moves.check_options(options)
     human = Seat(seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name)
     machine = Seat(seat=1, user_id=host.user.id, display_name=host.user.display_name, is_ai=True)
     now = host.sessions.clock.now()
     session = await host.sessions.create(
         game=handler.game,
-        guild_id=interaction.guild_id,
+        guild_id=(interaction.guild_id if reach == "member" else None) or FRIENDS_LADDER,
         channel_id=interaction.channel_id,
         created_by=interaction.user.id,
         seats=[human, machine],
@@ -98,6 +103,7 @@ async def start_vs_ai(
         deadlines=[
             Deadline(kind="begin", due_at=now + BEGIN_DELAY_SECONDS, action={"type": "begin"})
         ],
+        reach=reach,
     )
     with contextlib.suppress(IllegalMove):  # the safety timer may have begun it first
         await host.sessions.act(session.id, None, {"type": "begin"})

@@ -177,6 +177,9 @@ class SecretDuelHandler(Generic[StateT]):
         if parsed is None:
             return
         state, ui = parsed
+        if session.reach == "interaction":
+            await self._ping_warnings(session, state, ui, seats)
+            return
         # Each warning speaks its player's language (the one their client last reported).
         await self.bot.languages.load(seat.user_id for seat in session.seats if not seat.is_ai)
         for seat in session.seats:
@@ -188,6 +191,34 @@ class SecretDuelHandler(Generic[StateT]):
                 await self.bot.send_dm(seat.user_id, content=text)
             except discord.HTTPException as error:
                 log.info("could not send a duel warning DM (HTTP %s)", error.status)
+
+    async def _ping_warnings(
+        self, session: Session, state: StateT, ui: UiState, seats: list[int]
+    ) -> None:
+        """A game reached only through interactions warns under its message (through its
+        kept token, pinging only the player), never by DM: its players need not share a
+        server with the bot. In the game's language: the reply is public."""
+        deadline = f"<t:{int(ui.deadline_at)}:R>"
+        for seat in session.seats:
+            if seat.is_ai or seat.seat not in seats:
+                continue
+            if self.rules.is_secret(state):
+                template = _(
+                    "⏰ {player}, time is running out in this **{game}** game: press **Make "
+                    "your move** and lock in {deadline}, or you forfeit."
+                )
+            else:
+                template = _(
+                    "⏰ {player}, time is running out in this **{game}** game: press **Roll** "
+                    "{deadline}, or you forfeit."
+                )
+            text = template.format(
+                player=f"<@{seat.user_id}>", game=self.rules.shown_title(), deadline=deadline
+            )
+            try:
+                await self.bot.ping_under_game(session, seat.user_id, text)
+            except discord.HTTPException as error:
+                log.info("could not send a duel warning (HTTP %s)", error.status)
 
     def warning_text(self, session: Session, state: StateT, ui: UiState) -> str:
         """The "time is running out" DM, in the current language."""

@@ -177,7 +177,7 @@ class PublicMessage(Generic[StateT]):
                     field_lines.append("⏳ " + _("Choosing…"))
                 else:
                     field_lines.append("⏳ " + _("Press **Roll**"))
-                if seat in dm_closed and not locked[seat]:
+                if seat in dm_closed and not locked[seat] and session.reach == "member":
                     field_lines.append("📭 " + _("DMs closed: use **Make your move**"))
             if not field_lines:
                 continue
@@ -205,7 +205,12 @@ class PublicMessage(Generic[StateT]):
                 inline=False,
             )
         if not finished:
-            if secret:
+            if secret and session.reach == "interaction":
+                # Reached only through interactions: no DMs, the button is the way.
+                embed.set_footer(
+                    text=_("Choices are secret until both lock in: press Make your move to choose.")
+                )
+            elif secret:
                 embed.set_footer(
                     text=_(
                         "Choices are secret until both lock in: choose in your DMs, or press "

@@ -367,7 +367,8 @@ class WeightedDice(
             # The table names the house too; a lost ping is not worth failing the round.
             log.info("could not ping the house of table %s (HTTP %s)", session.id, error.status)
             return
-        self._house_pings[session.id] = sent.id
+        if sent is not None:
+            self._house_pings[session.id] = sent.id
 
     def table_fields(self, session: Session, note: str | None = None) -> dict[str, Any]:
         state = load_state(session.state)
