@@ -1,12 +1,24 @@
-"""``Picture``: a rendered PNG with the text screen readers read in its place."""
+"""``Picture``: a rendered PNG with the text screen readers read in its place.
+
+``remembered`` draws a picture once for what it shows (its arguments and the language)."""
 
 from __future__ import annotations
 
+import functools
 import io
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, ParamSpec
 
 import discord
+
+from bot import i18n
+from bot.pictures import text as pictures_text
+
+P = ParamSpec("P")
 
 # Discord keeps at most 1,024 characters of an attachment's description.
 ALT_TEXT_LIMIT = 1024
@@ -59,3 +71,52 @@ class Picture:
     def file(self) -> discord.File:
         """A fresh ``discord.File`` (one per send: discord.py consumes the buffer)."""
         return discord.File(io.BytesIO(self.png), filename=self.filename, description=self.alt_text)
+
+
+# Pictures kept per function by ``remembered``: a game's picture is 5-40 kB.
+REMEMBERED = 32
+
+
+def remembered(
+    size: int = REMEMBERED,
+) -> Callable[[Callable[P, Picture]], Callable[P, Picture]]:
+    """A picture function (its arguments all it draws from, and the language) that draws
+    a picture once for the same arguments in the same language and hands the same
+    ``Picture`` back while it is among the last ``size`` drawn. A game's message is often
+    edited with its picture unchanged (a player locked in a secret choice, a note about a
+    timer): the edit then costs no drawing.
+
+    Keyed by the pickled arguments with the language and pseudo-localization (equal
+    arguments pickle alike); arguments that cannot be pickled are drawn every time, and
+    so is every call while ``bot.pictures.text.record()`` watches what is drawn."""
+
+    def decorate(function: Callable[P, Picture]) -> Callable[P, Picture]:
+        kept: OrderedDict[bytes, Picture] = OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(function)
+        def draw(*args: P.args, **kwargs: P.kwargs) -> Picture:
+            if pictures_text.recording() is not None:
+                return function(*args, **kwargs)
+            try:
+                key = pickle.dumps(
+                    (i18n.current(), i18n.pseudo_enabled(), args, sorted(kwargs.items())),
+                    protocol=pickle.HIGHEST_PROTOCOL,
+                )
+            except Exception:  # an argument that cannot be pickled: nothing to key on
+                return function(*args, **kwargs)
+            with lock:
+                picture = kept.get(key)
+                if picture is not None:
+                    kept.move_to_end(key)
+                    return picture
+            picture = function(*args, **kwargs)
+            with lock:
+                kept[key] = picture
+                while len(kept) > size:
+                    kept.popitem(last=False)
+            return picture
+
+        return draw
+
+    return decorate

@@ -20,12 +20,17 @@ Colour is never alone: bars carry their numbers, Tau and Kaon their names, damag
 minus sign, the winner the word "wins".
 
 Every word is drawn in the current language (``bot.i18n``), read when the picture is drawn.
+
+Drawn on the palette (``bot.pictures.canvas``): every card, bar, die and line of text is
+drawn once (per size) and pasted from then on, and a picture whose inputs did not change
+is not drawn again (``remembered``: a player locking in edits the message, not the duel).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from PIL import Image
@@ -34,7 +39,8 @@ from bot.i18n import _, number
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import DESKTOP_BOX, MIN_TEXT_PX, Picture, clip_alt_text
+from bot.pictures.canvas import COLOUR_GLYPH_COLOURS, IndexedCanvas, IndexedPalette
+from bot.pictures.picture import DESKTOP_BOX, MIN_TEXT_PX, Picture, clip_alt_text, remembered
 from cogs.dimension_duel.render import (
     capitalized,
     charges_left,
@@ -85,6 +91,32 @@ CUES: dict[str, tuple[colours.RGB, colours.RGB]] = {
     "winner frame on the background": (colours.GOLD, BACKGROUND),
     "die on the card": (colours.DIE_FACE, CARD),
 }
+# The picture's palette: its exact colours, a ramp of 16 shades for each text pair (at most
+# 7 of 255 levels off what FreeType drew), and the anti-aliased edges of its shapes.
+EXACT = (
+    BACKGROUND, CARD, colours.RAISED, colours.TEXT, colours.MUTED, colours.DANGER,
+    colours.GOLD, colours.TAU, colours.KAON, colours.GOOD, colours.DIE_FACE, colours.PIP,
+)  # fmt: skip
+RAMP_STEPS = 16
+
+
+@cache
+def _palette() -> IndexedPalette:
+    cards = Image.new("RGB", (2 * CARD_WIDTH + 4, 80), BACKGROUND)
+    draw.paste_box(cards, (0, 0, CARD_WIDTH, 80), 10, CARD, BACKGROUND, colours.GOLD)
+    draw.paste_box(cards, (CARD_WIDTH + 4, 0, 2 * CARD_WIDTH + 4, 80), 10, CARD, BACKGROUND)
+    bars = Image.new("RGB", (INNER + 4, 28), CARD)
+    draw.bar(bars, (2, 2, INNER + 2, 12), 0.5, colours.GOOD, colours.RAISED, CARD)
+    draw.bar(bars, (2, 16, INNER + 2, 26), 0.2, colours.DANGER, colours.RAISED, CARD)
+    dice = [draw.die(face, DIE, CARD) for face in range(1, 7)]
+    # Two names: room kept for two names' emoji.
+    return IndexedPalette(
+        EXACT, TEXT_PAIRS, [cards, bars, *dice], RAMP_STEPS, spare=2 * COLOUR_GLYPH_COLOURS
+    )
+
+
+def _die(face: int) -> Image.Image:
+    return _palette().sprite(("die", face, DIE, CARD), lambda: draw.die(face, DIE, CARD))
 
 
 @dataclass(frozen=True)
@@ -111,9 +143,9 @@ class Words:
             max_lines=self.max_lines, leading=1.2, name=self.name,
         )  # fmt: skip
 
-    def draw(self, image: Image.Image, slot: pictures_text.Box, background: colours.RGB) -> None:
+    def draw(self, image: IndexedCanvas, slot: pictures_text.Box, background: colours.RGB) -> None:
         if self.text.strip():
-            pictures_text.paste(image, self.layout(slot), self.ink, background)
+            image.paste_layout(self.layout(slot), self.ink, background, self.weight)
 
 
 def _column_left(player: int) -> int:
@@ -127,6 +159,7 @@ def _rows(blocks: Sequence[Sequence[Words | None]]) -> list[int]:
     ]
 
 
+@remembered()
 def render_duel(
     view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None
 ) -> Picture:
@@ -159,14 +192,15 @@ def render_duel(
         if left_top + left_height + 6 <= MAX_HEIGHT:
             break
     height = min(MAX_HEIGHT, max(MIN_HEIGHT, left_top + left_height + 6))
-    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    palette = _palette()
+    image = IndexedCanvas(palette, Image.new("P", (WIDTH, height), palette.index_of(BACKGROUND)))
     for player in (0, 1):
         left = _column_left(player)
         right = left + CARD_WIDTH
         inner = left + PAD
         won = player in winners
-        draw.paste_box(image, (left, MARGIN, right, card_bottom), 10, CARD, BACKGROUND,
-                       colours.GOLD if won else None)  # fmt: skip
+        image.box((left, MARGIN, right, card_bottom), 10, CARD, BACKGROUND,
+                  colours.GOLD if won else None)  # fmt: skip
         y = MARGIN + CARD_TOP_PAD
         for row, row_height in zip(card_rows, card_heights, strict=True):
             words = row[player]
@@ -174,8 +208,7 @@ def render_duel(
                 words.draw(image, (inner, y, inner + INNER, y + row_height), CARD)
             y += row_height
         _draw_hit_points(image, view, player, inner, right - PAD, y + 4, last)
-        draw.paste_box(image, (left, exchange_top, right, exchange_bottom), 10, CARD,
-                       BACKGROUND)  # fmt: skip
+        image.box((left, exchange_top, right, exchange_bottom), 10, CARD, BACKGROUND)
         y = exchange_top + CARD_TOP_PAD
         for row, row_height in zip(exchange_rows, exchange_heights, strict=True):
             words = row[player]
@@ -188,7 +221,7 @@ def render_duel(
             image, (left + 4, left_top, left + CARD_WIDTH - 4, height - 2), BACKGROUND
         )
     return Picture(
-        png=draw.encode(image),
+        png=image.png(),
         alt_text=alt_text(view, names, stopped),
         filename=FILENAME,
         width=WIDTH,
@@ -224,7 +257,7 @@ def _role_line(
 
 
 def _draw_hit_points(
-    image: Image.Image,
+    image: IndexedCanvas,
     view: Mapping[str, Any],
     player: int,
     inner: int,
@@ -237,7 +270,7 @@ def _draw_hit_points(
     hp, start = max(0, view["hp"][player]), view["start_hp"]
     share = hp / start if start else 0
     fill = colours.GOOD if share > 0.3 else colours.DANGER
-    draw.bar(image, (inner, top, right, top + 10), share, fill, colours.RAISED, CARD)
+    image.bar((inner, top, right, top + 10), share, fill, colours.RAISED, CARD)
     line_top = top + 14
     baseline = line_top + 20
     slot = (inner, line_top, right, line_top + 25)
@@ -245,18 +278,18 @@ def _draw_hit_points(
     if last is not None and last["damage"][player]:
         lost = f"−{number(last['damage'][player])}"
         lost_left = right - pictures_text.line(lost, DAMAGE_SIZE, "bold").span - 6
-        pictures_text.draw_text(image, (right, baseline), lost, DAMAGE_SIZE, colours.DANGER,
-                                CARD, weight="bold", anchor="rs", slot=slot)  # fmt: skip
+        image.text((right, baseline), lost, DAMAGE_SIZE, colours.DANGER, CARD, weight="bold",
+                   anchor="rs", slot=slot)  # fmt: skip
     shown = number(hp)
     hp_slot = (inner, line_top, lost_left, line_top + 25)
-    hp_width = pictures_text.draw_text(image, (inner, baseline), shown, HP_SIZE, colours.TEXT,
-                                       CARD, weight="bold", anchor="ls", slot=hp_slot)  # fmt: skip
+    hp_width = image.text((inner, baseline), shown, HP_SIZE, colours.TEXT, CARD, weight="bold",
+                          anchor="ls", slot=hp_slot)  # fmt: skip
     # Translators: picture, after a player's hit points ("52 / 75 HP"); HP is hit points.
     out_of = _("/ {start} HP").format(start=number(start))
     after = inner + hp_width + 4
     out_slot = (after, line_top, lost_left, line_top + 25)
-    pictures_text.draw_text(image, (after, baseline), out_of, WORDS_SIZE, colours.MUTED, CARD,
-                            anchor="ls", slot=out_slot)  # fmt: skip
+    image.text((after, baseline), out_of, WORDS_SIZE, colours.MUTED, CARD, anchor="ls",
+               slot=out_slot)  # fmt: skip
 
 
 def _exchange_rows(
@@ -302,18 +335,17 @@ def _exchange_rows(
 
 
 def _draw_dice(
-    image: Image.Image, last: Mapping[str, Any], player: int, left: int, top: int, right: int
+    image: IndexedCanvas, last: Mapping[str, Any], player: int, left: int, top: int, right: int
 ) -> None:
     slot = (left, top - 2, right, top + DIE + 2)
     middle = top + DIE / 2
     if last["disrupted"]:
-        pictures_text.draw_text(image, (left, middle), _("disrupted: no dice"), WORDS_SIZE,
-                                colours.MUTED, CARD, slot=slot)  # fmt: skip
+        image.text((left, middle), _("disrupted: no dice"), WORDS_SIZE, colours.MUTED, CARD,
+                   slot=slot)  # fmt: skip
         return
     faces: list[int] = last["faces"][player]
     if not faces:
-        pictures_text.draw_text(image, (left, middle), _("no dice"), WORDS_SIZE, colours.MUTED,
-                                CARD, slot=slot)  # fmt: skip
+        image.text((left, middle), _("no dice"), WORDS_SIZE, colours.MUTED, CARD, slot=slot)
         return
     total = sum(faces)
     label = f"= {number(total)}" + (
@@ -325,10 +357,10 @@ def _draw_dice(
         label = "… " + label
     x = left
     for face in shown:
-        image.paste(draw.die(face, DIE, CARD), (x, top))
+        image.paste(_die(face), (x, top))
         x += DIE + 3
-    pictures_text.draw_text(image, (x + 2, middle), label, WORDS_SIZE, colours.TEXT, CARD,
-                            weight="bold", slot=(x, top - 2, right, top + DIE + 2))  # fmt: skip
+    image.text((x + 2, middle), label, WORDS_SIZE, colours.TEXT, CARD, weight="bold",
+               slot=(x, top - 2, right, top + DIE + 2))  # fmt: skip
 
 
 def _functions_left(view: Mapping[str, Any], player: int) -> Words:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image
@@ -35,7 +36,14 @@ from bot.i18n import N_, _, ngettext, number, percent
 from bot.pictures import draw
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import ALT_TEXT_LIMIT, MIN_TEXT_PX, Picture, clip_alt_text
+from bot.pictures.canvas import IndexedCanvas, IndexedPalette
+from bot.pictures.picture import (
+    ALT_TEXT_LIMIT,
+    MIN_TEXT_PX,
+    Picture,
+    clip_alt_text,
+    remembered,
+)
 
 FILENAME = "table.png"
 WIDTH = 550
@@ -117,15 +125,56 @@ def _rank(rank: int) -> str:
     return _("{rank}th").format(rank=number(rank))
 
 
+# The picture's palette: its exact colours, a ramp for each text pair, and the anti-aliased
+# edges of its shapes (the cards, a points bar, a die's chip).
+EXACT = (
+    BACKGROUND, CARD, colours.RAISED, colours.TEXT, colours.MUTED, colours.GOLD,
+    colours.ACCENT, colours.GOOD, colours.DIE_FACE, colours.INK_ON_LIGHT,
+)  # fmt: skip
+CHIP = (34, 24)  # a roller's die: its name on a die-coloured chip
+# Text edges in 16 shades of each ink on its background: at most 7 of 255 levels off what
+# FreeType drew (8 shades: 16 off), 112 colours in all.
+RAMP_STEPS = 16
+
+
+def _base_rgb(height: int) -> Image.Image:
+    """What every table of this height shows whatever the game: the seats' card and the
+    round's panel on the background."""
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw.paste_box(image, (MARGIN, MARGIN + HEADER, MARGIN + LIST_WIDTH, height - MARGIN), 10,
+                   CARD, BACKGROUND)  # fmt: skip
+    draw.paste_box(image, (PANEL_LEFT, MARGIN + HEADER, WIDTH - MARGIN, height - MARGIN), 10,
+                   CARD, BACKGROUND)  # fmt: skip
+    return image
+
+
+@cache
+def _palette() -> IndexedPalette:
+    bar = Image.new("RGB", (BAR_WIDTH + 4, 10), CARD)
+    draw.bar(bar, (2, 2, 2 + BAR_WIDTH, 8), 0.5, colours.GOLD, colours.RAISED, CARD)
+    chip = draw.rounded_box(CHIP, 6, colours.DIE_FACE, CARD)
+    return IndexedPalette(EXACT, TEXT_PAIRS, [_base_rgb(MIN_HEIGHT), bar, chip], RAMP_STEPS)
+
+
+@lru_cache(maxsize=8)
+def _base(height: int) -> Image.Image:
+    """The base of a table this high, on the palette: drawn once per height."""
+    return _palette().index(_base_rgb(height))
+
+
+@remembered()
 def render_table(
     view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None
 ) -> Picture:
     """The table for ``public_view`` and the seats' display names (seat order).
     ``stopped`` is the sentence for a game stopped without a result (``bot.model.contract.
-    stopped_text``): the table is drawn as it stood, with nothing more to come."""
+    stopped_text``): the table is drawn as it stood, with nothing more to come.
+
+    Drawn on the palette (``bot.pictures.canvas``): the cards once per height, every
+    shape and line of text once, then pasted."""
     seats = view["n_players"]
     height = height_for(seats)
-    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    image = IndexedCanvas(_palette(), _base(height))
     finished = view["phase"] == "finished"
     halted = stopped is not None and not finished
     heading = (
@@ -137,18 +186,18 @@ def render_table(
     )
     phase = PHASES["stopped" if halted else view["phase"]]
     header = (MARGIN, MARGIN, PANEL_LEFT - 8, MARGIN + HEADER - 4)
-    pictures_text.draw_text(image, (MARGIN, MARGIN + 12), heading, HEADING_SIZE, colours.TEXT,
-                            BACKGROUND, weight="bold", slot=header, min_size=MIN_TEXT)  # fmt: skip
+    image.text((MARGIN, MARGIN + 12), heading, HEADING_SIZE, colours.TEXT, BACKGROUND,
+               weight="bold", slot=header, min_size=MIN_TEXT)  # fmt: skip
     corner = (PANEL_LEFT, MARGIN, WIDTH - MARGIN, MARGIN + HEADER - 4)
-    pictures_text.draw_text(image, (WIDTH - MARGIN, MARGIN + 12), _(phase), WORDS_SIZE,
-                            colours.MUTED, BACKGROUND, anchor="rm", slot=corner)  # fmt: skip
+    image.text((WIDTH - MARGIN, MARGIN + 12), _(phase), WORDS_SIZE, colours.MUTED, BACKGROUND,
+               anchor="rm", slot=corner)  # fmt: skip
     _draw_seats(image, view, names, height, halted)
     if halted:
         _draw_stopped(image, view, height)
     else:
         _draw_round(image, view, names, height)
     return Picture(
-        png=draw.encode(image),
+        png=image.png(),
         alt_text=alt_text(view, names, stopped),
         filename=FILENAME,
         width=WIDTH,
@@ -215,51 +264,45 @@ def _role(
 
 
 def _draw_seats(
-    image: Image.Image,
+    image: IndexedCanvas,
     view: Mapping[str, Any],
     names: Sequence[str],
     height: int,
     halted: bool = False,
 ) -> None:
+    """The seats' rows, on the seats' card (in the base)."""
     top = MARGIN + HEADER
-    draw.paste_box(image, (MARGIN, top, MARGIN + LIST_WIDTH, height - MARGIN), 10, CARD,
-                   BACKGROUND)  # fmt: skip
     target = view["target"]
     for row, seat in enumerate(_seat_order(view)):
         y = top + 6 + row * ROW + ROW / 2
         row_top, row_bottom = y - ROW / 2, y + ROW / 2
         player = view["players"][seat]
         ink = colours.TEXT if player["active"] else colours.MUTED
-        pictures_text.draw_text(image, (NAME_LEFT, y), names[seat], WORDS_SIZE, ink, CARD,
-                                weight="bold", name=True,
-                                slot=(NAME_LEFT, row_top, NAME_LEFT + NAME_WIDTH,
-                                      row_bottom))  # fmt: skip
+        image.text((NAME_LEFT, y), names[seat], WORDS_SIZE, ink, CARD, weight="bold",
+                   name=True, slot=(NAME_LEFT, row_top, NAME_LEFT + NAME_WIDTH,
+                                    row_bottom))  # fmt: skip
         points = player["points"]
-        draw.bar(image, (BAR_LEFT, y - 3, BAR_LEFT + BAR_WIDTH, y + 3), points / target,
-                 colours.GOLD, colours.RAISED, CARD)  # fmt: skip
-        pictures_text.draw_text(image, (POINTS_LEFT, y), number(points), WORDS_SIZE,
-                                colours.TEXT, CARD, weight="bold",
-                                slot=(POINTS_LEFT, row_top, POINTS_LEFT + POINTS_WIDTH,
-                                      row_bottom))  # fmt: skip
+        image.bar((BAR_LEFT, y - 3, BAR_LEFT + BAR_WIDTH, y + 3), points / target,
+                  colours.GOLD, colours.RAISED, CARD)  # fmt: skip
+        image.text((POINTS_LEFT, y), number(points), WORDS_SIZE, colours.TEXT, CARD,
+                   weight="bold", slot=(POINTS_LEFT, row_top, POINTS_LEFT + POINTS_WIDTH,
+                                        row_bottom))  # fmt: skip
         role, role_ink = _role(view, names, seat, halted, by_number=True)
         if role:
-            pictures_text.draw_text(image, (ROLE_LEFT, y), role, WORDS_SIZE, role_ink, CARD,
-                                    slot=(ROLE_LEFT, row_top, ROLE_LEFT + ROLE_WIDTH,
-                                          row_bottom))  # fmt: skip
+            image.text((ROLE_LEFT, y), role, WORDS_SIZE, role_ink, CARD,
+                       slot=(ROLE_LEFT, row_top, ROLE_LEFT + ROLE_WIDTH, row_bottom))  # fmt: skip
 
 
 class _Panel:
-    """The round's panel on the right, filled from the top: each block of words below the
-    one before, in the panel's width."""
+    """The round's panel on the right (its card is in the base), filled from the top:
+    each block of words below the one before, in the panel's width."""
 
-    def __init__(self, image: Image.Image, height: int) -> None:
+    def __init__(self, image: IndexedCanvas, height: int) -> None:
         self.image = image
         self.left = PANEL_LEFT + PAD
         self.right = self.left + PANEL_INNER
         self.bottom = height - MARGIN - 6
         self.y = float(MARGIN + HEADER + 8)
-        draw.paste_box(image, (PANEL_LEFT, MARGIN + HEADER, WIDTH - MARGIN, height - MARGIN),
-                       10, CARD, BACKGROUND)  # fmt: skip
 
     def words(
         self,
@@ -272,8 +315,8 @@ class _Panel:
         name: bool = False,
         gap: float = 4,
     ) -> None:
-        layout = pictures_text.draw_block(
-            self.image, (self.left, self.y, self.right, self.bottom), text, size, ink, CARD,
+        layout = self.image.block(
+            (self.left, self.y, self.right, self.bottom), text, size, ink, CARD,
             weight=weight, min_size=MIN_TEXT, max_lines=max_lines, leading=1.2, name=name,
         )  # fmt: skip
         self.y = layout.bottom + gap
@@ -283,7 +326,7 @@ class _Panel:
 
 
 def _draw_round(
-    image: Image.Image, view: Mapping[str, Any], names: Sequence[str], height: int
+    image: IndexedCanvas, view: Mapping[str, Any], names: Sequence[str], height: int
 ) -> None:
     panel = _Panel(image, height)
     if view["phase"] == "finished":
@@ -307,16 +350,14 @@ def _draw_round(
         panel.words(_("Roller {number} wins").format(number=number(side + 1)), WORDS_SIZE,
                     colours.MUTED, gap=3)  # fmt: skip
         top = round(panel.y)
-        chip = draw.rounded_box((34, 24), 6, colours.DIE_FACE, CARD)
-        image.paste(chip, (panel.left, top))
-        pictures_text.draw_text(image, (panel.left + 17, top + 12), _die(view["dice"][side]),
-                                WORDS_SIZE, colours.INK_ON_LIGHT, colours.DIE_FACE,
-                                weight="bold", anchor="mm",
-                                slot=(panel.left, top, panel.left + 34, top + 24))  # fmt: skip
-        pictures_text.draw_text(image, (panel.left + 40, top + 12), _chance(odds[side]),
-                                CHANCE_SIZE, colours.TEXT, CARD, weight="bold",
-                                min_size=MIN_TEXT,
-                                slot=(panel.left + 40, top - 3, panel.right, top + 27))  # fmt: skip
+        image.box((panel.left, top, panel.left + CHIP[0], top + CHIP[1]), 6, colours.DIE_FACE,
+                  CARD)  # fmt: skip
+        image.text((panel.left + 17, top + 12), _die(view["dice"][side]), WORDS_SIZE,
+                   colours.INK_ON_LIGHT, colours.DIE_FACE, weight="bold", anchor="mm",
+                   slot=(panel.left, top, panel.left + 34, top + 24))  # fmt: skip
+        image.text((panel.left + 40, top + 12), _chance(odds[side]), CHANCE_SIZE, colours.TEXT,
+                   CARD, weight="bold", min_size=MIN_TEXT,
+                   slot=(panel.left + 40, top - 3, panel.right, top + 27))  # fmt: skip
         panel.space(28)
         # Translators: the points bet on a roller so far, in the picture: "bets on: 25".
         bets_on = _("bets on: {points}").format(points=number(totals[side]))
@@ -333,7 +374,7 @@ def _draw_round(
         panel.words(words, WORDS_SIZE, colours.MUTED)
 
 
-def _draw_stopped(image: Image.Image, view: Mapping[str, Any], height: int) -> None:
+def _draw_stopped(image: IndexedCanvas, view: Mapping[str, Any], height: int) -> None:
     """The round panel of a game stopped without a result: that it stopped, after how
     many rounds."""
     panel = _Panel(image, height)
