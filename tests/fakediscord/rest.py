@@ -850,7 +850,16 @@ class RestApi:
     # -- guilds -------------------------------------------------------------------------
 
     def _guild(self, request: web.Request):  # type: ignore[no-untyped-def]
-        guild = self.fake.guilds.get(_int(request.match_info["guild_id"]))
+        guild_id = _int(request.match_info["guild_id"])
+        guild = self.fake.guilds.get(guild_id)
+        if guild is None and guild_id in self.fake.guilds_without_bot:
+            # A server that never added the bot: it exists, the bot has no access.
+            self.fake.record_problem(
+                "missing-access",
+                f"{request.method} {request.path.removeprefix('/api/v10')}: the bot is not in "
+                f"{self.fake.guilds_without_bot[guild_id]!r}: Discord answers 403 / 50001",
+            )
+            raise DiscordError(403, MISSING_ACCESS, "Missing Access")
         if guild is None:
             raise not_found(UNKNOWN_GUILD, "Guild")
         return guild

@@ -321,6 +321,16 @@ async def test_every_channel_route_where_the_bot_is_no_member_is_missing_access(
         assert len(fake_discord.take_problems("missing-access")) == len(attempts)
         assert message.text() == "answered" and not message.deleted
 
+    # The server's own routes too: it exists, the bot has no access to it.
+    base = f"/guilds/{server_without_bot.id}"
+    for path in (base, f"{base}/channels", f"{base}/roles", f"{base}/members/{erin.id}"):
+        status, refusal = await send(fake_discord, "GET", path)
+        assert (status, refusal["code"]) == (403, 50001), path
+    assert len(fake_discord.take_problems("missing-access")) == 4
+    commands = f"/applications/{fake_discord.application_id}{base}/commands"
+    status, refusal = await send(fake_discord, "PUT", commands, [])
+    assert (status, refusal["code"]) == (403, 50001)
+
 
 async def test_the_bot_may_not_dm_someone_who_shares_no_server_with_it(
     anywhere: AnywhereProbe, fake_discord: FakeDiscord, server_without_bot: FakeGuild
