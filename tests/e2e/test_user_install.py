@@ -1,5 +1,7 @@
 """Games where the bot is not a member (issue 32), end to end: a user installed the app and
-plays in a DM with a friend, where the bot is reached only through interactions. The game
+plays with a friend in a DM, a group DM or a server that never added the bot, where the bot
+is reached only through interactions (``PLACES``; the players of the server without the bot
+share no server with it). The game
 message is the command's answer, a press updates it in its own answer, timers edit it
 through the newest press's token while that token lives, and a restart in the middle
 changes nothing (the token is in the database). No channel route is ever tried there: the
@@ -7,9 +9,21 @@ fake refuses every one (403 / 50001) and fails the test on it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import logging
+from dataclasses import dataclass
 
-from fakediscord import BotHarness, CallbackType, FakeChannel, FakeDiscord, FakeMessage, Player
+import pytest
+from duel_support import Duel, diceman_lock, duel_lock
+from fakediscord import (
+    BotHarness,
+    CallbackType,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    Player,
+)
 from knucklebones_support import (
     board_turn,
     enabled_columns,
@@ -23,10 +37,44 @@ from knucklebones_support import (
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
 from bot.model.contract import FRIENDS_LADDER
+from bot.storage import Database
 
 TURN_TIMEOUT = 300
 # Commands synced globally (not to the test's server): a user-installed command is global.
 GLOBAL = {"dev_guild_id": None}
+
+
+PLACES = ("dm", "group-dm", "server-without-bot")
+
+
+@dataclass
+class Place:
+    """Where two friends play: ``first`` installed the app; ``second`` did not."""
+
+    channel: FakeChannel
+    first: Player
+    second: Player
+
+
+@pytest.fixture(params=PLACES)
+async def place(
+    request: pytest.FixtureRequest,
+    fake_discord: FakeDiscord,
+    server_without_bot: FakeGuild,
+    alice: Player,
+    bob: Player,
+    carol: Player,
+) -> Place:
+    if request.param == "dm":
+        found = Place(fake_discord.dm_between(alice, bob), alice, bob)
+    elif request.param == "group-dm":
+        found = Place(fake_discord.group_dm(carol, alice, bob), alice, bob)
+    else:
+        erin = await server_without_bot.add_member("erin")
+        frank = await server_without_bot.add_member("frank")
+        found = Place(server_without_bot.default_channel, erin, frank)
+    found.first.install_app()
+    return found
 
 
 async def kept_token(bot: DiceBot, session_id: int) -> str | None:
@@ -49,19 +97,17 @@ async def challenge_in_dm(
     return board
 
 
-async def test_knucklebones_in_a_dm_between_two_users(
+async def test_knucklebones_between_friends(
     bot_factory: BotHarness,
     fake_discord: FakeDiscord,
-    dm_between: Callable[[Player, Player], FakeChannel],
+    place: Place,
     clock: ManualClock,
-    alice: Player,
-    bob: Player,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     bot_factory.options["settings"] = {**GLOBAL, "turn_timeout_seconds": TURN_TIMEOUT}
     bot = await bot_factory.start()
     assert isinstance(bot, DiceBot)
-    alice.install_app()
-    dm = dm_between(alice, bob)
+    dm, alice, bob = place.channel, place.first, place.second
     board = await challenge_in_dm(fake_discord, dm, alice, bob)
     session = await session_for(bot, board)
     assert session.reach == "interaction" and session.guild_id == FRIENDS_LADDER
@@ -103,3 +149,168 @@ async def test_knucklebones_in_a_dm_between_two_users(
     board_again, accepted, warned = dm.messages()
     assert (board_again, warned) == (board, warning)
     assert accepted.content.startswith(f"{alice.mention}, {bob.mention} accepted your challenge")
+    # Tokens are credentials: none is in the log, at any level the bot logs at by default.
+    tokens = list(fake_discord.interactions_by_token)
+    assert len(tokens) > 5
+    for record in caplog.records:
+        if record.levelno >= logging.INFO:
+            text = record.getMessage()
+            assert not any(token in text for token in tokens), text
+
+
+async def test_a_timeout_after_the_token_died_is_shown_at_the_next_press(
+    bot_factory: BotHarness,
+    fake_discord: FakeDiscord,
+    place: Place,
+    clock: ManualClock,
+) -> None:
+    """A turn longer than a token lives: the warning and the timeout find no live token, so
+    nothing is sent (no expired token is ever tried: the fake fails the test on one), and
+    the board shows the result as soon as a player presses on it again."""
+    bot_factory.options["settings"] = {**GLOBAL, "turn_timeout_seconds": 3600}
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    dm, alice, bob = place.channel, place.first, place.second
+    board = await challenge_in_dm(fake_discord, dm, alice, bob)
+    session = await session_for(bot, board)
+    await press_column(alice, board, 0)
+    assert mover_id(board) == bob.id
+    shown = board.text()
+
+    clock.advance(3600)
+    for _ in range(500):
+        stored = await bot.sessions.require(session.id)
+        if not stored.is_open and bot.publisher.failures:
+            break
+        await asyncio.sleep(0.02)
+    # Over in storage, and the publisher found no token to show it with.
+    assert stored.status == "finished" and bot.publisher.failures
+    assert board.text() == shown, "nothing can reach the message without a live token"
+    assert await kept_token(bot, session.id) is None
+    assert [m for m in dm.messages() if m.content.startswith("⏰")] == []
+
+    # Bob presses a column of the stale board: the press is refused (the game is over), and
+    # its token shows the result on the board.
+    late = await bob.click(board, "Column 2")
+    assert late.type is CallbackType.DEFERRED_UPDATE
+    refusal = await late.followup()
+    assert refusal.visible_to == bob.id
+    await fake_discord.wait_for(lambda: is_finished(board), what="the result on the board")
+    assert "ran out of time" in board.text()
+    # A sweep forgets every token once it has expired.
+    clock.advance(15 * 60)
+    assert await bot.tokens.sweep() == 1
+    assert await bot.db.fetch_all("SELECT session_id FROM interaction_tokens") == []
+
+
+# -- the secret duels: choices through Make your move, never a DM ------------------------
+
+ALICE_PICK = ["priority", "sword"]
+BOB_PICK = ["magic", "shield"]
+# Dimension Duel: the attacker fires a Tau ray at the head; the defender guards the wrong
+# way, so every turn deals damage and a 10 HP duel ends in a few turns.
+ATTACK = ("tau", "head")
+DEFEND = ("kaon", "torso")
+
+
+async def make_your_move(duel: Duel, player: Player) -> FakeMessage:
+    """Press **Make your move** on the game message: where the bot is not a member it is
+    answered on that message (a deferred update, whose token then reaches the message), and
+    the controls come as the player's own ephemeral follow-up."""
+    outcome = await player.click(duel.board, "Make your move")
+    assert outcome.type is CallbackType.DEFERRED_UPDATE and outcome.message is duel.board
+    controls = await outcome.followup()
+    assert controls.visible_to == player.id
+    return controls
+
+
+async def friends_result(db: Database, session_id: int) -> dict[str, object]:
+    row = await db.fetch_one("SELECT * FROM results WHERE session_id = ?", (session_id,))
+    assert row is not None, "the finished game was not recorded"
+    return dict(row)
+
+
+def dimension_attacker(board: FakeMessage, name: str) -> bool:
+    """Whether the public message names ``name`` as this turn's attacker."""
+    for embed_field in (board.embed or {}).get("fields", []):
+        if embed_field["name"].startswith(name):
+            return "attacking" in str(embed_field["name"])
+    raise AssertionError(f"no field for {name} on {board.text()}")
+
+
+async def test_diceman_between_friends(
+    bot_factory: BotHarness,
+    fake_discord: FakeDiscord,
+    place: Place,
+) -> None:
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    dm, alice, bob = place.channel, place.first, place.second
+    challenge = await alice.slash("diceman challenge", channel=dm, opponent=bob)
+    assert challenge.message is not None and not challenge.ephemeral
+    duel = Duel(fake_discord, challenge.message, "dm")
+    accepted = await bob.click(duel.board, "Accept")
+    assert accepted.type is CallbackType.UPDATE_MESSAGE
+    await duel.wait_round(1)
+    footer = (duel.board.embed or {}).get("footer", {}).get("text", "")
+    assert footer == "Choices are secret until both lock in: press Make your move to choose."
+    assert "DMs closed" not in duel.board.text()
+
+    number = 1
+    while True:
+        if number == 2:
+            # A restart between rounds: the reach and the last press's token are stored.
+            bot = await bot_factory.restart()
+        alice_controls = await make_your_move(duel, alice)
+        assert "Locked in" in await diceman_lock(alice, alice_controls, ALICE_PICK)
+        assert "🔒 Locked in" in duel.board.text() or duel.round() == number
+        bob_controls = await make_your_move(duel, bob)
+        await diceman_lock(bob, bob_controls, BOB_PICK)
+        # The reveal is an edit of the game message through a kept token.
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        if duel.over():
+            break
+        number += 1
+        assert number < 40
+    assert alice.dms() == [] and bob.dms() == []
+    assert isinstance(bot, DiceBot)
+    result = await friends_result(bot.db, duel.session_id)
+    assert result["guild_id"] == FRIENDS_LADDER and result["reason"] == "normal"
+    assert duel.board.labels() == ["Rematch", "Replay"]
+
+
+async def test_dimension_duel_between_friends(
+    bot_factory: BotHarness,
+    fake_discord: FakeDiscord,
+    place: Place,
+) -> None:
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    dm, alice, bob = place.channel, place.first, place.second
+    challenge = await alice.slash("duel challenge", channel=dm, opponent=bob, hp=10)
+    assert challenge.message is not None
+    duel = Duel(fake_discord, challenge.message, "dd")
+    await bob.click(duel.board, "Accept")
+    await duel.wait_round(1)
+
+    number = 1
+    while True:
+        if number == 2:
+            bot = await bot_factory.restart()
+        for player in (alice, bob):
+            controls = await make_your_move(duel, player)
+            role = ATTACK if dimension_attacker(duel.board, player.name.capitalize()) else DEFEND
+            assert "Locked in" in await duel_lock(player, controls, *role, "bluff")
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        if duel.over():
+            break
+        number += 1
+        assert number < 40
+    assert alice.dms() == [] and bob.dms() == []
+    assert isinstance(bot, DiceBot)
+    result = await friends_result(bot.db, duel.session_id)
+    assert result["guild_id"] == FRIENDS_LADDER and result["reason"] == "normal"
