@@ -435,6 +435,8 @@ def apply_payload(
     message.components = components
     message.attachments = attachments
     message.flags = flags
+    if "allowed_mentions" in payload:
+        message.allowed_mentions = payload["allowed_mentions"]
 
 
 def _attachments(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -71,6 +72,9 @@ DEFAULT_BOT_PERMISSIONS = discord.Permissions(
     add_reactions=True,
     use_external_emojis=True,
 )
+
+# A user mention in message content, as Discord parses it.
+USER_MENTION = re.compile(r"<@!?(\d{15,25})>")
 
 EPHEMERAL_FLAG = 1 << 6
 LOADING_FLAG = 1 << 7
@@ -386,6 +390,26 @@ class FakeMessage:
     thread: FakeThread | None = None
     # Discord's ``message_reference`` (a "started a thread" system message points at it).
     reference: dict[str, Any] | None = None
+    # The ids of the users Discord notified of this message: those its content mentions,
+    # as its ``allowed_mentions`` let through, who can see the channel. Set when it is
+    # sent (or a deferred answer is filled in): an edit notifies nobody.
+    pinged: frozenset[int] = frozenset()
+    # The ``allowed_mentions`` of the body that sent it (or last edited it).
+    allowed_mentions: Any = None
+
+    def notify_mentions(self) -> None:
+        """Who this message pings now that it is sent: each user its content mentions
+        (``<@id>``, ``<@!id>``) who can see the channel, as its ``allowed_mentions``
+        (absent: every mention pings) lets through. Nobody for an ephemeral message.
+        Roles and @everyone are not modelled."""
+        allowed = self.allowed_mentions
+        if self.visible_to is not None:
+            self.pinged = frozenset()
+            return
+        mentioned = {int(found) for found in USER_MENTION.findall(self.content)}
+        if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
+            mentioned &= {int(user_id) for user_id in allowed.get("users") or []}
+        self.pinged = frozenset(u for u in mentioned if self.channel.can_see(u))
 
     def keep_version(self, at: float) -> None:
         # The lists are replaced, never changed in place, on every edit: no copy needed.
@@ -559,6 +583,14 @@ class FakeChannel:
         if self.guild is not None:
             return GUILD_CONTEXT
         return BOT_DM_CONTEXT if self.recipient is not None else PRIVATE_CHANNEL_CONTEXT
+
+    def can_see(self, user_id: int) -> bool:
+        """The user sees this channel: a member who may view it, or one of a DM's users."""
+        if self.guild is None:
+            return self.has_user(user_id)
+        if user_id not in self.guild.members:
+            return False
+        return bool(self.guild.permissions_of(user_id, self) & VIEW_CHANNEL)
 
     def has_user(self, user_id: int) -> bool:
         """A user who can see this DM channel: its recipient, or one of a private

@@ -668,6 +668,7 @@ class RestApi:
             ephemeral = original.flags & EPHEMERAL_FLAG
             apply_payload(self.fake, original, payload, request[FILES], creating=True)
             original.flags = (original.flags & ~(EPHEMERAL_FLAG | LOADING_FLAG)) | ephemeral
+            original.notify_mentions()  # the answer, sent at last
             interaction.followups.append(original)
             await self.fake.message_edited(original)
             message = original
@@ -707,8 +708,11 @@ class RestApi:
     async def edit_wh_msg(self, request: web.Request) -> web.Response:
         interaction = self._webhook_interaction(request)
         message = self._webhook_message(request, interaction)
+        was_loading = message.loading
         apply_payload(self.fake, message, request[PAYLOAD], request[FILES], creating=False)
         message.flags &= ~LOADING_FLAG
+        if was_loading:
+            message.notify_mentions()  # a deferred answer filled in is its sending
         await self.fake.message_edited(message)
         return _json(message.payload(with_guild=True))
 

@@ -640,6 +640,8 @@ class FakeDiscord:
     async def store_message(self, message: FakeMessage) -> None:
         message.channel.all_messages[message.id] = message
         message.keep_version(self.now())
+        if message.author.id == self.bot_user.id and not message.loading:
+            message.notify_mentions()
         channel = message.channel
         if isinstance(channel, FakeThread) and message.visible_to is None:
             channel.counted(message)

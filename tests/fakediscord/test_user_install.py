@@ -496,3 +496,37 @@ async def test_where_a_user_may_not_use_external_apps_their_app_answers_them_alo
     )
     assert status == 204
     assert answer.followups[0].ephemeral and answer.followups[0].visible_to == erin.id
+
+
+@pytest.mark.machine_speed("five follow-ups on one token, straight over HTTP")
+async def test_a_message_pings_the_mentioned_users_who_see_it_as_allowed_mentions_let_it(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, alice: Player, bob: Player, carol: Player
+) -> None:
+    alice.install_app()
+    dm = fake_discord.dm_between(alice, bob)
+    answer = await alice.slash("anywhere", channel=dm)
+    assert answer.message is not None and answer.message.pinged == frozenset()
+    url = webhook(fake_discord, answer.interaction.token)
+    everyone = f"{alice.mention} <@!{bob.id}> {carol.mention}"
+
+    async def followup(body: dict[str, Any]) -> frozenset[int]:
+        status, sent = await send(fake_discord, "POST", url, body, query="?wait=true")
+        assert status == 200
+        return fake_discord.message(int(sent["id"])).pinged
+
+    # Carol is mentioned but cannot see a DM between Alice and Bob: nobody tells her.
+    assert await followup({"content": everyone}) == {alice.id, bob.id}
+    assert await followup({"content": everyone, "allowed_mentions": {"users": [str(bob.id)]}}) == {
+        bob.id
+    }
+    assert await followup({"content": everyone, "allowed_mentions": {"parse": []}}) == set()
+    assert await followup({"content": everyone, "flags": 64}) == set()  # ephemeral: nobody
+    # An edit that adds a mention notifies nobody.
+    quiet = answer.followups[2]
+    status, _ = await send(
+        fake_discord,
+        "PATCH",
+        webhook(fake_discord, answer.interaction.token, quiet.id),
+        {"content": f"{bob.mention} now", "allowed_mentions": {"parse": ["users"]}},
+    )
+    assert status == 200 and quiet.pinged == frozenset()
