@@ -22,10 +22,10 @@ from bot.model.catalog import GAMES, game_title
 from bot.model.guide import GameGuide
 from bot.model.text import clip
 from bot.pictures import palette
-from bot.ui.answers import answer_for
+from bot.ui.answers import answer_for, bot_is_member
 from bot.ui.replies import Guarded
 from cogs.rules import send_rules
-from cogs.texts import command_text, option_word, start_hint
+from cogs.texts import command_text, option_word, playable_anywhere, start_hint
 
 RULES_TEMPLATE = r"help:rules:(?P<game>" + "|".join(GAMES) + ")"
 
@@ -50,6 +50,7 @@ def odds_commands(bot: DiceBot) -> str:
 
 
 def help_embed(bot: DiceBot) -> discord.Embed:
+    """The help card in a server that has the bot."""
     embed = discord.Embed(
         title=_("🎲 Dicebot — help"),
         description=_(
@@ -96,6 +97,45 @@ def help_embed(bot: DiceBot) -> discord.Embed:
     return embed
 
 
+def anywhere_games(bot: DiceBot) -> list[str]:
+    """The games played where the bot is no member, in the catalog's order."""
+    return [guide.game for guide in bot.guides if playable_anywhere(bot, guide.game)]
+
+
+def anywhere_help_embed(bot: DiceBot) -> discord.Embed:
+    """The help card where the bot is no member (a DM, a group DM, a server that never
+    added it, through the app installed to the player's account): only what works there,
+    and no command that Discord does not offer there."""
+    games = anywhere_games(bot)
+    guides = [guide for guide in bot.guides if guide.game in games]
+    embed = discord.Embed(
+        title=_("🎲 Dicebot — help"),
+        description=_(
+            "Here you can play the two-player dice games with a friend: the game is my "
+            "answer to your command and updates as you play; secret moves are made with "
+            "**Make your move**, which only you see. These games count in your {stats} and "
+            "{history} as games with friends, never on a server's leaderboard. Weighted "
+            "Dice, leaderboards, seasons and tournaments are played in servers that added me."
+        ).format(stats=command_text("stats"), history=command_text("history")),
+        colour=discord.Colour(palette.EMBED_INFO),
+    )
+    for guide in guides:
+        embed.add_field(
+            name=f"{game_title(guide.game)} · {players_text(guide)}",
+            value=f"{_(guide.line)} {start_hint(bot, guide.game)}",
+            inline=False,
+        )
+    embed.add_field(
+        name=_("More"),
+        value=_("{rules} a game's rules · the chances, worked out exactly: {odds}").format(
+            rules=command_text("rules"), odds=odds_commands(bot)
+        ),
+        inline=False,
+    )
+    embed.set_footer(text=_("The buttons below show a game's rules (only to you)."))
+    return embed
+
+
 class RulesButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -126,10 +166,10 @@ class RulesButton(
         await send_rules(client, interaction, self.game)
 
 
-def help_view(bot: DiceBot) -> discord.ui.View:
+def help_view(games: list[str]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for guide in bot.guides:
-        view.add_item(RulesButton(guide.game))
+    for game in games:
+        view.add_item(RulesButton(game))
     return view
 
 
@@ -143,9 +183,17 @@ class Help(commands.Cog):
     @app_commands.command(
         name="help", description="What this bot does, its four games and how to start one."
     )
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def show_help(self, interaction: discord.Interaction) -> None:
-        view = help_view(self.bot)
-        await answer_for(interaction).send(embed=help_embed(self.bot), view=view)
+        if bot_is_member(interaction):
+            games = [guide.game for guide in self.bot.guides]
+            embed = help_embed(self.bot)
+        else:
+            games = anywhere_games(self.bot)
+            embed = anywhere_help_embed(self.bot)
+        view = help_view(games)
+        await answer_for(interaction).send(embed=embed, view=view)
         # The buttons are DynamicItems dispatched by custom_id: nothing to keep in memory.
         view.stop()
 

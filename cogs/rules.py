@@ -20,7 +20,7 @@ from bot.model.errors import UserError
 from bot.model.guide import GameGuide
 from bot.pictures import palette
 from bot.play.guild_settings import GuildSettings
-from bot.ui.answers import answer_for
+from bot.ui.answers import answer_for, bot_is_member
 from cogs.admin_render import duration_text
 from cogs.texts import GAME_CHOICES, command_text, start_hint
 
@@ -68,6 +68,8 @@ class Rules(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rules", description="How to play one of the dice games.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(game="Which game.")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
@@ -82,7 +84,8 @@ async def send_rules(bot: DiceBot, interaction: discord.Interaction, game: str) 
     if guide is None:
         raise UserError(_("Pick a game from the list Discord offers."))
     settings = None
-    if interaction.guild_id is not None:
+    if interaction.guild_id is not None and bot_is_member(interaction):
+        # A server without the bot has no settings of its own: its games are with friends.
         settings = await bot.sessions.guild_settings(interaction.guild_id)
     await answer_for(interaction).send(embed=rules_embed(guide, settings, start_hint(bot, game)))
 

@@ -64,10 +64,9 @@ def command_text(*names: str) -> str:
     return command_mention(*names)
 
 
-def start_hint(bot: DiceBot, game: str) -> str:
-    """How to start a game of ``game``, from the commands its cog actually registered, as
-    mentions (so only where Discord shows them: a description or a field's value). The cog
-    is the session handler itself or holds it as ``handler`` (the secret duels)."""
+def game_group(bot: DiceBot, game: str) -> app_commands.Group | None:
+    """The slash command group ``game``'s cog registered (None if it is not loaded). The
+    cog is the session handler itself or holds it as ``handler`` (the secret duels)."""
     handler = bot.sessions.handlers.get(game)
     for cog in bot.cogs.values():
         if not isinstance(cog, commands.GroupCog) or cog.app_command is None:
@@ -75,9 +74,24 @@ def start_hint(bot: DiceBot, game: str) -> str:
         owns = getattr(cog, "game", None) == game or (
             handler is not None and handler in (cog, getattr(cog, "handler", None))
         )
-        if not owns:
-            continue
-        group = cog.app_command
+        if owns:
+            return cog.app_command
+    return None
+
+
+def playable_anywhere(bot: DiceBot, game: str) -> bool:
+    """Whether ``game``'s commands may be installed to a person's account, so it is played
+    in DMs, group DMs and servers without the bot too (the duels; not Weighted Dice)."""
+    group = game_group(bot, game)
+    installs = group.allowed_installs if group is not None else None
+    return installs is not None and installs.user
+
+
+def start_hint(bot: DiceBot, game: str) -> str:
+    """How to start a game of ``game``, from the commands its cog actually registered, as
+    mentions (so only where Discord shows them: a description or a field's value)."""
+    group = game_group(bot, game)
+    if group is not None:
         names = [command.name for command in group.commands]
         starters = [
             command_text(group.name, name) for name in ("challenge", "ai", "new") if name in names

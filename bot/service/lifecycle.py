@@ -29,7 +29,7 @@ from bot.service.health import BEAT_SECONDS, Beat, remove_beat, write_beat
 from bot.service.logs import describe_error
 from bot.service.network import DiscordTimeout, Failure, Kind, classify
 from bot.storage import StorageUnavailable, database_for
-from bot.ui.permissions import invite_url
+from bot.ui.permissions import invite_url, user_install_url
 
 log = logging.getLogger("bot")
 
@@ -193,10 +193,12 @@ def ready_line(bot: DiceBot) -> str:
         shards = f"shards {', '.join(map(str, shard_ids))} of {count}"
     user = bot.user
     name = f"{user} (id {user.id})" if user is not None else "the bot"
-    invite = invite_url(bot.application_id) if bot.application_id else "unknown"
+    app_id = bot.application_id
+    invite = invite_url(app_id) if app_id else "unknown"
+    install = user_install_url(app_id) if app_id else "unknown"
     return (
         f"ready as {name}: {servers} server{'s' if servers != 1 else ''}, database "
-        f"{bot.db.describe()}, {shards}; invite link: {invite}"
+        f"{bot.db.describe()}, {shards}; invite link: {invite}; user install link: {install}"
     )
 
 

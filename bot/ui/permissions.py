@@ -1,7 +1,10 @@
 """What the bot needs from a server: its channel permissions and the invite link asking for
-exactly them (logged when the bot is ready, checked by ``/dicebot check``)."""
+exactly them (logged when the bot is ready, checked by ``/dicebot check``), and the link that
+installs it to a person's own account."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 import discord
 
@@ -58,11 +61,30 @@ def invite_permissions() -> discord.Permissions:
     return discord.Permissions(**dict.fromkeys(wanted, True))
 
 
+# Discord's OAuth2 ``integration_type`` of an install to a person's account (discord.py
+# 2.7's ``oauth_url`` has no parameter for it; the server link's ``bot`` scope implies the
+# server install).
+USER_INSTALL = 1
+
+
 def invite_url(application_id: int) -> str:
-    """The link that adds the bot with its commands and exactly the permissions it needs."""
+    """The link that adds the bot to a server with its commands and exactly the permissions
+    it needs."""
     return discord.utils.oauth_url(
         application_id, permissions=invite_permissions(), scopes=INVITE_SCOPES
     )
+
+
+def user_install_url(application_id: int) -> str:
+    """The link that installs the app to a person's own account, so they can play its
+    duels in any DM, group DM or server (the developer portal must allow User Install).
+    A user install carries commands only: no bot, no permissions."""
+    query = {
+        "client_id": application_id,
+        "integration_type": USER_INSTALL,
+        "scope": "applications.commands",
+    }
+    return f"https://discord.com/oauth2/authorize?{urlencode(query)}"
 
 
 def missing_permissions(permissions: discord.Permissions, *, in_thread: bool) -> list[str]:

@@ -189,6 +189,8 @@ def diceman_message() -> dict[str, Any]:
     return {"embed": diceman_embed(), "file": figures.DICEMAN_PICTURE.get().file()}
 
 
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class OddsCog(
     commands.GroupCog,
     name="Odds",

@@ -257,7 +257,9 @@ async def test_ready_line_health_and_sigterm_while_running(
         f"bot: ready as {fake_discord.bot_user.name} (id {fake_discord.bot_user.id}): 1 server, "
         f"database SQLite {database.resolve()}, shard 0 of 1; invite link: "
         f"https://discord.com/oauth2/authorize?client_id={application_id}"
-        f"&scope=bot+applications.commands&permissions={permissions}"
+        f"&scope=bot+applications.commands&permissions={permissions}; user install link: "
+        f"https://discord.com/oauth2/authorize?client_id={application_id}"
+        "&integration_type=1&scope=applications.commands"
     ), ready
     assert (
         permissions
