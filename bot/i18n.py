@@ -15,9 +15,9 @@ with ``N_("…")`` and translated where they are shown.
 wrapped in ``⟦ ⟧`` and padded 40% longer with ``⁓``, placeholders untouched, so a run of
 the end-to-end suite shows any English left (text outside the brackets) and any Discord
 length limit a longer language would break. The switch is read where a language is set
-(``use``, ``set_language``) and kept beside it for the task, not on every text: reading the
-environment cost more than the translation itself (a test may still switch it, then set
-the language it speaks).
+(``set_language``, an outermost ``use``) and kept beside it for the task or block, not on
+every text: reading the environment cost more than the translation itself (a test may
+still switch it, then set the language it speaks).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ import math
 import os
 import re
 import string
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -151,16 +150,34 @@ def server_language() -> str:
     return _server.get()
 
 
-@contextlib.contextmanager
-def use(language: str) -> Iterator[None]:
+class _Speaking(contextlib.AbstractContextManager[None]):
+    """``use``'s block: a class rather than a generator, as every render enters one (a
+    generator's context manager costs three times as much)."""
+
+    __slots__ = ("_language", "_tokens")
+
+    def __init__(self, language: str) -> None:
+        self._language = language if language in LANGUAGES else ENGLISH
+        self._tokens: tuple[contextvars.Token[str], contextvars.Token[bool | None]] | None = None
+
+    def __enter__(self) -> None:
+        # Inside a block or task that read the switch already, it holds: the environment
+        # is read once per interaction (``set_language``) or outermost block.
+        pseudo_text = _pseudo.get()
+        if pseudo_text is None:
+            pseudo_text = _pseudo_from_environment()
+        self._tokens = (_current.set(self._language), _pseudo.set(pseudo_text))
+
+    def __exit__(self, *exc_info: object) -> None:
+        assert self._tokens is not None
+        language, pseudo_text = self._tokens
+        _pseudo.reset(pseudo_text)
+        _current.reset(language)
+
+
+def use(language: str) -> contextlib.AbstractContextManager[None]:
     """Speak ``language`` inside the block (a public message, another player's DM)."""
-    token = _current.set(language if language in LANGUAGES else ENGLISH)
-    pseudo_token = _pseudo.set(_pseudo_from_environment())
-    try:
-        yield
-    finally:
-        _pseudo.reset(pseudo_token)
-        _current.reset(token)
+    return _Speaking(language)
 
 
 # ---------------------------------------------------------------------------------------
