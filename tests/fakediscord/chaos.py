@@ -179,6 +179,7 @@ class Chaos:
             draw < settings.permission_outage
             and channel is not None
             and channel.guild is not None
+            and channel.bot_is_member
             and not any(o.channel is channel and not o.ended for o in self.outages)
         ):
             await self._start_outage(record, channel, rng)

@@ -504,10 +504,10 @@ class CommandRegistry:
             BOT_DM_CONTEXT: "in the bot's DMs",
             PRIVATE_CHANNEL_CONTEXT: "in a DM or group DM between users",
         }[channel.context]
-        if channel.context not in contexts:
+        if command.guild_id is not None:
+            why = f"it is a guild command of the server {command.guild_id} alone"
+        elif channel.context not in contexts:
             why = f"its contexts are {contexts}"
-        elif command.guild_id is not None:
-            why = "it is a guild command of another server"
         elif USER_INSTALL not in kinds:
             why = (
                 f"its integration_types are {kinds} (no user install) and the bot is not "

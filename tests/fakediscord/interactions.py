@@ -211,11 +211,12 @@ class FakeInteraction:
 
     @property
     def answers_ephemeral_only(self) -> bool:
-        """In a server without the bot an app acts with its user's permissions: where they
-        may not send messages or use external apps, Discord makes every answer and
-        follow-up ephemeral (Application resource, "User Context")."""
+        """In a server, an app that only a user's install authorizes (always so in a server
+        without the bot) acts with that user's permissions: where they may not send
+        messages or use external apps, Discord makes every answer and follow-up ephemeral
+        (Application resource, "User Context")."""
         channel = self.channel
-        if channel.bot_is_member or channel.guild is None:
+        if channel.guild is None or not self.user_installed_only:
             return False
         send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
         needed = send | USE_EXTERNAL_APPS

@@ -700,10 +700,15 @@ class FakeChannel:
 
     def app_permissions(self, user: FakeUser) -> discord.Permissions:
         """An interaction's ``app_permissions`` here, for an interaction by ``user``: the
-        bot's where it is a member; in a private channel what Discord gives every app
-        there; in a server without the bot the user's own permissions (an app installed to
+        bot's where it is a member (in its DM with Mention Everyone and Use External
+        Emojis too, as Discord documents); in a private channel what Discord gives every
+        app there; in a server without the bot the user's own permissions (an app installed to
         a user acts with them: discord-api-docs issue 7251) plus Attach Files and Embed
         Links (issue 5316)."""
+        if self.bot_is_member and self.guild is None:
+            # The bot's DM: what Discord gives an app in any DM, and external emojis.
+            dm_extra = discord.Permissions(use_external_emojis=True)
+            return self.bot_permissions() | PRIVATE_CHANNEL_APP_PERMISSIONS | dm_extra
         if self.bot_is_member:
             return self.bot_permissions()
         if self.guild is None:

@@ -235,6 +235,8 @@ async def test_the_bots_own_dm_reaches_it_through_its_server_install(
     answer = await alice.slash("anywhere", channel=dm)
     assert answer.interaction.payload["context"] == 1
     assert answer.interaction.payload["authorizing_integration_owners"] == {"0": "0"}
+    granted = discord.Permissions(int(answer.interaction.payload["app_permissions"]))
+    assert granted.use_external_emojis and granted.mention_everyone and granted.send_messages
     with pytest.raises(FakeUsageError, match="contexts are"):
         await alice.slash("mine", channel=dm)
     alice.install_app()
@@ -530,3 +532,18 @@ async def test_a_message_pings_the_mentioned_users_who_see_it_as_allowed_mention
         {"content": f"{bob.mention} now", "allowed_mentions": {"parse": ["users"]}},
     )
     assert status == 200 and quiet.pinged == frozenset()
+
+
+async def test_a_users_install_alone_answers_ephemerally_where_the_user_may_not_post(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player
+) -> None:
+    alice.install_app()
+    muted = discord.Permissions(guild.everyone.permissions)
+    muted.send_messages = False
+    await guild.set_role_permissions(guild.everyone, muted)
+    # Authorized by the user's install alone: the user's permissions decide.
+    mine = await alice.slash("mine")
+    assert mine.ephemeral
+    # Authorized by the server's install too: the bot's permissions decide.
+    both = await alice.slash("anywhere")
+    assert not both.ephemeral
