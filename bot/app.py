@@ -588,16 +588,13 @@ class DiceBot(commands.AutoShardedBot):
         except discord.HTTPException as error:
             log.info("could not delete message %s (HTTP %s)", message_id, error.status)
 
-    async def delete_ping_quietly(self, session: Session, message_id: int) -> None:
-        """Delete a ping of a game reached through interactions, through its kept token
-        (a follow-up only its own interaction's token can delete); gone, or no live token,
-        is fine: it stays."""
+    async def delete_ping_quietly(self, ping: discord.Message) -> None:
+        """Delete a ping ``ping_under_game`` sent through a kept token (a follow-up, which
+        only the token that sent it may delete); gone already is fine: it stays."""
         try:
-            await self._through_token(session, lambda hook: hook.delete_message(message_id))
-        except NoLiveToken:
-            log.debug("session %s: no live token to delete a ping", session.id)
+            await ping.delete()
         except discord.HTTPException as error:
-            log.info("could not delete message %s (HTTP %s)", message_id, error.status)
+            log.info("could not delete message %s (HTTP %s)", ping.id, error.status)
 
     async def send_dm(self, user_id: int, **fields: Any) -> discord.Message | None:
         """DM a user; None when their DMs are closed (403, code 50007).

@@ -105,6 +105,11 @@ class KnucklebonesCog(
         # Session id -> (channel id, message id) of the "your turn runs out" ping, deleted
         # once the player moves. Kept in memory only: after a restart an old ping stays.
         self._warnings: dict[int, tuple[int, int]] = {}
+        # The same for a game reached only through interactions: the ping itself, a
+        # follow-up only its own token may delete (alive until the turn is over: a token is
+        # used only with a minute or more to live, and the warning comes at most a minute
+        # before the turn's end).
+        self._token_warnings: dict[int, discord.Message] = {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -350,6 +355,7 @@ class KnucklebonesCog(
         if not session.is_open:
             # A timeout's warning stays: it explains the ending.
             self._warnings.pop(session.id, None)
+            self._token_warnings.pop(session.id, None)
         if any(event.get("type") == "turn_warning" for event in outcome.events):
             await self._send_warning(session)
 
@@ -360,19 +366,22 @@ class KnucklebonesCog(
         player = players_of(session)[table.engine.current_player]
         text = render.warning_text(player, table.turn_due_at)
         sent = await self.bot.ping_under_game(session, player.user_id, text)
-        if sent is not None:
+        if sent is None:
+            return
+        if session.reach == "interaction":
+            self._token_warnings[session.id] = sent
+        else:
             self._warnings[session.id] = (session.channel_id, sent.id)
 
     async def retire_warning(self, session: Session) -> None:
         """Delete the turn-warning ping of a session whose player has now moved (through
-        its kept token, for a game reached only through interactions)."""
+        the token that sent it, for a game reached only through interactions)."""
         warning = self._warnings.pop(session.id, None)
-        if warning is None:
-            return
-        if session.reach == "interaction":
-            await self.bot.delete_ping_quietly(session, warning[1])
-        else:
+        if warning is not None:
             await self.bot.delete_message_quietly(*warning)
+        sent = self._token_warnings.pop(session.id, None)
+        if sent is not None:
+            await self.bot.delete_ping_quietly(sent)
 
     # -- the session handler: the move ----------------------------------------------------
 

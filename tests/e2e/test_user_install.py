@@ -38,6 +38,7 @@ from bot.app import DiceBot
 from bot.model.clock import ManualClock
 from bot.model.contract import FRIENDS_LADDER
 from bot.storage import Database
+from cogs.knucklebones.cog import AI_MOVE_DELAY
 
 TURN_TIMEOUT = 300
 # Commands synced globally (not to the test's server): a user-installed command is global.
@@ -77,8 +78,10 @@ async def place(
     return found
 
 
-async def kept_token(bot: DiceBot, session_id: int) -> str | None:
-    return await bot.tokens.live(session_id)
+async def kept_token(bot: DiceBot, session_id: int) -> bool | None:
+    """True if the session has a live token kept, None if not (never the token itself, which
+    an assertion would print)."""
+    return True if await bot.tokens.live(session_id) is not None else None
 
 
 async def challenge_in_dm(
@@ -149,6 +152,7 @@ async def test_knucklebones_between_friends(
     board_again, accepted, warned = dm.messages()
     assert (board_again, warned) == (board, warning)
     assert accepted.content.startswith(f"{alice.mention}, {bob.mention} accepted your challenge")
+    assert accepted.pinged == {alice.id} and warned.pinged == {waiting.id}
     # Tokens are credentials: none is in the log, at any level the bot logs at by default.
     tokens = list(fake_discord.interactions_by_token)
     assert len(tokens) > 5
@@ -197,9 +201,11 @@ async def test_a_timeout_after_the_token_died_is_shown_at_the_next_press(
     assert refusal.visible_to == bob.id
     await fake_discord.wait_for(lambda: is_finished(board), what="the result on the board")
     assert "ran out of time" in board.text()
-    # A sweep forgets every token once it has expired.
+    # A sweep forgets every token once it has expired (the publisher's own sweep, which
+    # this clock's move may run too, or this one).
+    assert await bot.db.fetch_all("SELECT session_id FROM interaction_tokens") != []
     clock.advance(15 * 60)
-    assert await bot.tokens.sweep() == 1
+    await bot.tokens.sweep()
     assert await bot.db.fetch_all("SELECT session_id FROM interaction_tokens") == []
 
 
@@ -314,3 +320,73 @@ async def test_dimension_duel_between_friends(
     assert isinstance(bot, DiceBot)
     result = await friends_result(bot.db, duel.session_id)
     assert result["guild_id"] == FRIENDS_LADDER and result["reason"] == "normal"
+
+
+async def test_against_the_ai_and_a_rematch_between_friends(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place, clock: ManualClock
+) -> None:
+    """The AI's moves are edits through the command's token; a Rematch press answers with
+    the new game (its token kept for it), which inherits the reach and the friends' ladder,
+    and the finished game's message loses its button through that game's own token."""
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    channel, player = place.channel, place.first
+    started = await player.slash("knucklebones ai", channel=channel, first="them")
+    board = started.message
+    assert board is not None and not started.ephemeral
+    clock.advance(AI_MOVE_DELAY + 0.3)
+    await fake_discord.wait_for(lambda: mover_id(board) == player.id, what="the AI's move")
+    await player.slash("knucklebones forfeit", channel=channel)
+    await fake_discord.wait_for(lambda: is_finished(board), what="the forfeit on the board")
+    first = await session_for(bot, board)
+
+    outcome = await player.click(board, "Rematch")
+    assert outcome.type is CallbackType.MESSAGE and not outcome.ephemeral, outcome.text()
+    second_board = outcome.message
+    assert second_board is not None and second_board is not board
+    await fake_discord.wait_for(lambda: board.labels() == ["Replay"], what="the old Rematch to go")
+    second = await session_for(bot, second_board)
+    assert (second.reach, second.guild_id) == ("interaction", FRIENDS_LADDER)
+    assert second.channel_id == first.channel_id
+    assert await kept_token(bot, second.id) is not None
+    # The first game is shown for good: its token is no longer kept (forgotten right after
+    # the edit that showed it).
+    for _ in range(200):
+        if await kept_token(bot, first.id) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert await kept_token(bot, first.id) is None, "the finished game's token is still kept"
+    if mover_id(second_board) != player.id:
+        clock.advance(AI_MOVE_DELAY + 0.3)
+        await fake_discord.wait_for(
+            lambda: mover_id(second_board) == player.id, what="the AI's move in the rematch"
+        )
+    await press_column(player, second_board, enabled_columns(second_board)[0])
+    clock.advance(AI_MOVE_DELAY + 0.3)
+    await fake_discord.wait_for(
+        lambda: mover_id(second_board) == player.id, what="the AI's reply, shown"
+    )
+
+
+async def test_the_turn_warning_is_deleted_once_the_player_moves(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place, clock: ManualClock
+) -> None:
+    bot_factory.options["settings"] = {**GLOBAL, "turn_timeout_seconds": TURN_TIMEOUT}
+    await bot_factory.start()
+    channel, alice, bob = place.channel, place.first, place.second
+    board = await challenge_in_dm(fake_discord, channel, alice, bob)
+    await press_column(alice, board, 0)
+    clock.advance(TURN_TIMEOUT - 60)
+
+    def warnings() -> list[FakeMessage]:
+        return [m for m in channel.messages() if m.content.startswith("⏰")]
+
+    await fake_discord.wait_for(warnings, what="the turn warning")
+    (warning,) = warnings()
+    assert warning.content.startswith(f"⏰ {bob.mention}, your Knucklebones turn runs out")
+    # The ping notifies Bob only: it mentions nobody else.
+    assert warning.pinged == {bob.id}
+    await press_column(bob, board, 1)
+    await fake_discord.wait_for(lambda: warning.deleted, what="the warning to be deleted")
+    assert warnings() == [] and mover_id(board) == alice.id
