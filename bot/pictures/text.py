@@ -628,6 +628,12 @@ def _room(x: float, anchor: str, slot: Box) -> float:
     return 2 * min(x - left, right - x)
 
 
+# Layouts are kept like lines: a picture lays out the same texts in the same slots from
+# one render to the next (a table's names and scores, a duel's cards).
+LAYOUTS_KEPT = 1024
+
+
+@lru_cache(maxsize=LAYOUTS_KEPT)
 def layout_text(
     xy: tuple[float, float],
     text: str,
@@ -661,6 +667,7 @@ def _nudge(text_line: Line, anchor: str) -> int:
     return 0
 
 
+@lru_cache(maxsize=LAYOUTS_KEPT)
 def layout_block(
     slot: Box,
     text: str,
