@@ -36,6 +36,7 @@ from .errors import (
 from .interactions import CallbackType, FakeInteraction, FakeModal, InteractionType
 from .messages import apply_payload, media_type, read_body, validate_components
 from .models import (
+    DEFAULT_BOT_PERMISSIONS,
     EPHEMERAL_FLAG,
     LOADING_FLAG,
     MANAGE_MESSAGES,
@@ -446,7 +447,24 @@ class RestApi:
                 "explicit_content_filter": 0,
                 "eligible_oauth2_scopes": ["applications.commands", "bot"],
                 "approximate_guild_count": len(self.fake.guilds),
-                "approximate_user_install_count": 0,
+                "approximate_user_install_count": sum(
+                    1 for u in self.fake.users.values() if u.app_installed
+                ),
+                # Installable to servers and to users (the portal's Installation page).
+                "integration_types_config": {
+                    "0": {
+                        "oauth2_install_params": {
+                            "scopes": ["applications.commands", "bot"],
+                            "permissions": str(DEFAULT_BOT_PERMISSIONS.value),
+                        }
+                    },
+                    "1": {
+                        "oauth2_install_params": {
+                            "scopes": ["applications.commands"],
+                            "permissions": "0",
+                        }
+                    },
+                },
                 "approximate_user_authorization_count": 0,
             }
         )

@@ -547,3 +547,15 @@ async def test_a_users_install_alone_answers_ephemerally_where_the_user_may_not_
     # Authorized by the server's install too: the bot's permissions decide.
     both = await alice.slash("anywhere")
     assert not both.ephemeral
+
+
+async def test_the_application_is_installable_to_servers_and_users(
+    anywhere: AnywhereProbe, fake_discord: FakeDiscord, alice: Player
+) -> None:
+    alice.install_app()
+    info = await anywhere.application_info()
+    assert info.approximate_user_install_count == 1
+    assert info.guild_integration_config is not None
+    assert info.user_integration_config is not None
+    user_params = info.user_integration_config.oauth2_install_params
+    assert user_params is not None and user_params.scopes == ["applications.commands"]
