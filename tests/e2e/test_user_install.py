@@ -390,3 +390,100 @@ async def test_the_turn_warning_is_deleted_once_the_player_moves(
     await press_column(bob, board, 1)
     await fake_discord.wait_for(lambda: warning.deleted, what="the warning to be deleted")
     assert warnings() == [] and mover_id(board) == alice.id
+
+
+async def test_a_deleted_game_message_is_posted_again_through_the_token(
+    bot_factory: BotHarness,
+    fake_discord: FakeDiscord,
+    server_without_bot: FakeGuild,
+    clock: ManualClock,
+) -> None:
+    """In a server without the bot, a moderator deletes the game message: the game goes on;
+    its next edit finds it gone (404 through the token) and posts it again as a follow-up
+    of the kept token, whose id is stored; the players play on there."""
+    bot_factory.options["settings"] = {**GLOBAL, "turn_timeout_seconds": TURN_TIMEOUT}
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    erin = await server_without_bot.add_member("erin")
+    frank = await server_without_bot.add_member("frank")
+    erin.install_app()
+    channel = server_without_bot.default_channel
+    board = await challenge_in_dm(fake_discord, channel, erin, frank)
+    session = await session_for(bot, board)
+    await press_column(erin, board, 0)
+    await fake_discord.delete_message(board)
+
+    # The turn warning is the next edit: it posts the board again.
+    clock.advance(TURN_TIMEOUT - 60)
+
+    def boards() -> list[FakeMessage]:
+        return [m for m in channel.messages() if m.buttons() and not m.deleted]
+
+    await fake_discord.wait_for(boards, what="the game message posted again")
+    (again,) = boards()
+    assert bot.user is not None
+    assert again.id != board.id and again.author.id == bot.user.id
+    assert mover_id(again) == frank.id and "Running out of time" in again.text()
+    for _ in range(200):  # stored right after Discord answered the post
+        stored = await bot.sessions.require(session.id)
+        if stored.message_id == again.id:
+            break
+        await asyncio.sleep(0.01)
+    assert stored.message_id == again.id
+    await press_column(frank, again, 1)
+    assert mover_id(again) == erin.id
+
+
+async def test_a_duels_round_warning_and_timeout_between_friends(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place, clock: ManualClock
+) -> None:
+    """A secret duel's "time is running out" goes under the game (a follow-up of the kept
+    token, pinging only the player who has not locked in), never by DM; the timeout shows
+    on the game message through the token."""
+    bot_factory.options["settings"] = {**GLOBAL, "round_timeout_seconds": 180}
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    channel, alice, bob = place.channel, place.first, place.second
+    challenge = await alice.slash("diceman challenge", channel=channel, opponent=bob)
+    assert challenge.message is not None
+    duel = Duel(fake_discord, challenge.message, "dm")
+    await bob.click(duel.board, "Accept")
+    await duel.wait_round(1)
+    round_started = clock.now()
+    await diceman_lock(alice, await make_your_move(duel, alice), ALICE_PICK)
+
+    clock.advance(120)
+
+    def warnings() -> list[FakeMessage]:
+        return [m for m in channel.messages() if m.content.startswith("⏰")]
+
+    await fake_discord.wait_for(warnings, what="the round warning")
+    (warning,) = warnings()
+    assert warning.content == (
+        f"⏰ {bob.mention}, time is running out in this **Diceman** game: press **Make your "
+        f"move** and lock in <t:{int(round_started) + 180}:R>, or you forfeit."
+    )
+    assert warning.pinged == {bob.id}
+    clock.advance(60)
+    await duel.wait_over()
+    assert alice.dms() == [] and bob.dms() == []
+    result = await friends_result(bot.db, duel.session_id)
+    assert result["reason"] == "timeout" and result["guild_id"] == FRIENDS_LADDER
+
+
+async def test_a_game_between_friends_speaks_its_creators_language(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place
+) -> None:
+    """No server settings apply outside servers: the game speaks the language of the
+    player who started it (their client's), for both players."""
+    bot_factory.options["settings"] = GLOBAL
+    await bot_factory.start()
+    channel, alice, bob = place.channel, place.first, place.second
+    alice.user.locale = "fr"
+    challenge = await alice.slash("knucklebones challenge", channel=channel, opponent=bob)
+    board = challenge.message
+    assert board is not None
+    assert board.labels() == ["Accepter", "Refuser"]
+    await bob.click(board, "Accepter")
+    await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game board")
+    assert board.labels() == ["Colonne 1", "Colonne 2", "Colonne 3"]
