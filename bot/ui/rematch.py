@@ -202,6 +202,10 @@ def with_link(sentence: str, follow: Session) -> str:
     """``sentence`` and the link to the follow-up's message, or, while that message is not
     posted yet, a sentence saying so (each a whole sentence of its own)."""
     link = message_link(follow)
+    if link is None and follow.reach == "interaction" and follow.message_id is not None:
+        # A game between friends has no server to link in: its message is in this very
+        # conversation (a follow-up stays in its game's channel).
+        return sentence
     if link is None:
         return f"{sentence} " + _("Its message is on its way.")
     return f"{sentence} {link}"

@@ -487,3 +487,28 @@ async def test_a_game_between_friends_speaks_its_creators_language(
     await bob.click(board, "Accepter")
     await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the game board")
     assert board.labels() == ["Colonne 1", "Colonne 2", "Colonne 3"]
+
+
+async def test_both_friends_press_rematch(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place
+) -> None:
+    """The second Rematch press accepts the first one's challenge, and says so without a
+    link (there is no server to link in; the new game is right below)."""
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    channel, alice, bob = place.channel, place.first, place.second
+    board = await challenge_in_dm(fake_discord, channel, alice, bob)
+    await alice.slash("knucklebones forfeit", channel=channel)
+    await fake_discord.wait_for(lambda: is_finished(board), what="the forfeit on the board")
+    asked = await alice.click(board, "Rematch")
+    challenge = asked.message
+    assert challenge is not None and challenge is not board
+    rematch = await session_for(bot, challenge)  # its message stored: no more "on its way"
+    second = await bob.click(board, "Rematch")
+    assert second.type is CallbackType.DEFERRED_UPDATE
+    note = await second.followup()
+    assert note.visible_to == bob.id
+    assert note.content == f"✅ You accepted {alice.mention}'s rematch: the game is on."
+    await fake_discord.wait_for(lambda: board_turn(challenge) == 1, what="the rematch's board")
+    assert (rematch.reach, rematch.guild_id) == ("interaction", FRIENDS_LADDER)
