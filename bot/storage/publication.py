@@ -99,16 +99,20 @@ class PublicationStore:
         an older version and that no other process is repairing: (id, version) of each.
         Only sessions last changed before ``settled_before`` (the process that moved a
         game shows it itself, within moments). Another process's claim counts until its
-        lease ends; this process's own are claimed again."""
+        lease ends; this process's own are claimed again. A game reached only through
+        interactions counts only while it has a live token (without one nothing can show
+        it: its next press keeps a token and asks for it)."""
         skip_locked = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
         rows = await self.db.write_returning(
             "UPDATE sessions SET repair_owner = ?, repair_until = ?"
             " WHERE id IN (SELECT id FROM sessions WHERE shown_version < version"
             " AND updated_at <= ?"
             " AND (repair_until IS NULL OR repair_until <= ? OR repair_owner = ?)"
+            " AND (reach = 'member' OR EXISTS (SELECT 1 FROM interaction_tokens t"
+            " WHERE t.session_id = sessions.id AND t.expires_at > ?))"
             f" ORDER BY id LIMIT ?{skip_locked})"
             " RETURNING id, version",
-            (owner, now + lease_seconds, settled_before, now, owner, limit),
+            (owner, now + lease_seconds, settled_before, now, owner, now, limit),
         )
         return sorted((row["id"], row["version"]) for row in rows)
 

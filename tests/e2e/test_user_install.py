@@ -187,8 +187,12 @@ async def test_a_timeout_after_the_token_died_is_shown_at_the_next_press(
         if not stored.is_open and bot.publisher.failures:
             break
         await asyncio.sleep(0.02)
-    # Over in storage, and the publisher found no token to show it with.
+    # Over in storage, and the publisher found no token to show it with; its sweep leaves
+    # the game alone until a press brings one (nothing to read for it every two minutes).
     assert stored.status == "finished" and bot.publisher.failures
+    now = clock.now()
+    claim = {"owner": "another process", "lease_seconds": 1.0, "limit": 10}
+    assert await bot.publisher.store.claim_stale(now=now, settled_before=now, **claim) == []
     assert board.text() == shown, "nothing can reach the message without a live token"
     assert await kept_token(bot, session.id) is None
     assert [m for m in dm.messages() if m.content.startswith("⏰")] == []
@@ -201,6 +205,8 @@ async def test_a_timeout_after_the_token_died_is_shown_at_the_next_press(
     assert refusal.visible_to == bob.id
     await fake_discord.wait_for(lambda: is_finished(board), what="the result on the board")
     assert "ran out of time" in board.text()
+    # (With the press's token kept, a sweep anywhere would have shown it too.)
+    assert await kept_token(bot, session.id)
     # A sweep forgets every token once it has expired (the publisher's own sweep, which
     # this clock's move may run too, or this one).
     assert await bot.db.fetch_all("SELECT session_id FROM interaction_tokens") != []

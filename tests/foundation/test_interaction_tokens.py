@@ -13,6 +13,7 @@ from bot.model.contract import FRIENDS_LADDER, Session
 from bot.play.sessions import SessionService
 from bot.play.tokens import TOKEN_LIFETIME_SECONDS, TOKEN_MARGIN_SECONDS, InteractionTokens
 from bot.storage import Database
+from bot.storage.publication import PublicationStore
 
 USABLE_FOR = TOKEN_LIFETIME_SECONDS - TOKEN_MARGIN_SECONDS
 
@@ -105,3 +106,23 @@ async def test_a_sessions_token_goes_with_it(
     async with db.transaction() as conn:
         await conn.execute("DELETE FROM sessions WHERE id = ?", (session.id,))
     assert await db.fetch_all("SELECT session_id FROM interaction_tokens") == []
+
+
+async def test_the_repair_sweep_takes_an_interaction_game_only_while_it_has_a_live_token(
+    service: SessionService, db: Database, clock: ManualClock
+) -> None:
+    """Without a live token nothing can show a game reached through interactions: the sweep
+    leaves it to its next press, which keeps a token (then any process repairs it)."""
+    store = PublicationStore(db)
+    tokens = InteractionTokens(db, clock)
+    member = await friends_game(service, reach="member")
+    friends = await friends_game(service)
+    now = clock.now()
+    claim = {"lease_seconds": 60.0, "limit": 10, "settled_before": now}
+    assert await store.claim_stale(owner="one", now=now, **claim) == [(member.id, 0)]
+    assert await tokens.keep(friends.id, "token", now)
+    assert await store.claim_stale(owner="two", now=now, **claim) == [(friends.id, 0)]
+    clock.advance(USABLE_FOR)
+    later = clock.now()
+    claim["settled_before"] = later
+    assert await store.claim_stale(owner="three", now=later, **claim) == [(member.id, 0)]
