@@ -53,6 +53,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     config.stash[POSTGRES_SKIPPED] = (len(skipped), unavailable)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under pytest-xdist the workers collect, not the controller that writes the summary:
+    each worker hands its count back (they all collect the same tests)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        count, reason = session.config.stash.get(POSTGRES_SKIPPED, (0, None))
+        workeroutput["postgres_skipped"] = [count, reason]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """The controller's side of ``pytest_sessionfinish`` above (an xdist hook)."""
+    count, reason = getattr(node, "workeroutput", {}).get("postgres_skipped", [0, None])
+    if count:
+        node.config.stash[POSTGRES_SKIPPED] = (count, reason)
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     count, reason = config.stash.get(POSTGRES_SKIPPED, (0, None))
     if count:
