@@ -64,9 +64,6 @@ FIND_POSTED_LIMIT = 50
 FIND_POSTED_MARGIN_SECONDS = 5.0
 # Another process is editing the message: a worker tries again this soon.
 CLAIM_RETRY_SECONDS = 0.25
-# A game reached through interactions with no live token: it is shown at its next press
-# (which asks for it at once); until then the worker looks only this rarely.
-NO_TOKEN_RETRY_SECONDS = 900.0
 
 
 def _controls_session(message: discord.Message, session_id: int) -> bool:
@@ -251,12 +248,12 @@ class PublicMessage:
                     if error.code != UNKNOWN_MESSAGE:
                         raise
                     await self._post_new(handler, session, context)
-        except NoLiveToken as error:
-            # Reached only through interactions, and no token lives: the game's next press
-            # shows it (in its own answer, and its token is kept).
-            raise Later(
-                "no live interaction token", delay=NO_TOKEN_RETRY_SECONDS, until_requested=True
-            ) from error
+        except NoLiveToken:
+            # Reached only through interactions, and no token lives: nothing can show it
+            # now. The game's next press does (in its own answer; and the token it keeps
+            # asks for a look), so no worker waits for it meanwhile.
+            log.debug("session %s: no live token to show version %s", session.id, session.version)
+            return False
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 await self._channel_gone(session)
