@@ -21,6 +21,7 @@ from fakediscord import (
     InteractionOutcome,
     Player,
 )
+from knucklebones_support import board_turn, play_to_the_end
 from leaderboard_support import finish_game
 
 from bot.app import DiceBot
@@ -273,3 +274,55 @@ async def test_history_outside_servers_lists_the_callers_games_and_replays_them(
     menu[0]["options"] = [{"label": "forged", "value": str(carols)}]
     refused = await private_answer(await alice.select(mine.message, [str(carols)]))
     assert refused.text() == "There is no such game to replay here."
+
+
+async def test_a_knucklebones_game_in_a_dm_counts_with_friends_and_replays_there(
+    running_bot: DiceBot,
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    dm_between: Callable[[Player, Player], FakeChannel],
+    alice: Player,
+    bob: Player,
+) -> None:
+    dm = dm_between(alice, bob)
+    alice.install_app()
+    challenge = await alice.slash("knucklebones challenge", channel=dm, opponent=bob, first="me")
+    board = challenge.message
+    assert board is not None
+    assert (await bob.click(board, "Accept")).type is CallbackType.UPDATE_MESSAGE
+    await fake_discord.wait_for(lambda: board_turn(board) == 1, what="the board after Accept")
+    await play_to_the_end({alice.id: alice, bob.id: bob}, board)
+    assert "Replay" in board.labels()
+    result = await running_bot.db.fetch_one(
+        "SELECT guild_id, season, summary FROM results WHERE channel_id = ?", (dm.id,)
+    )
+    assert result is not None and (result["guild_id"], result["season"]) == (FRIENDS_LADDER, None)
+    winner = alice if "**Alice** wins" in board.content else bob
+    loser = bob if winner is alice else alice
+
+    # The server knows nothing of it.
+    in_server = await alice.slash("stats")
+    assert "has not finished a game in this server yet" in in_server.text()
+
+    # In the DM: the record with friends, and the game listed, labelled and replayable.
+    stats = await alice.slash("stats", channel=dm)
+    won = "1/0/0" if winner is alice else "0/1/0"
+    assert f"With friends: W/L/D **{won}** · 1 game" in field(
+        embed_of(stats.message), "Knucklebones"
+    )
+    listed = await alice.slash("history", channel=dm)
+    [line] = embed_of(listed.message)["description"].splitlines()
+    assert line.startswith(
+        f"**Knucklebones** · 👥 with friends · {shown(winner)} beat {shown(loser)} · "
+    )
+    assert listed.message is not None
+    [menu] = listed.message.selects()
+    value = menu["options"][0]["value"]
+    replay = await private_answer(await bob.select(listed.message, [value]))
+    assert replay.text().startswith("🎞️ Replay: step 1 of ")
+    stepped = await bob.click(replay, "▶️")
+    assert stepped.type is CallbackType.UPDATE_MESSAGE and stepped.message is replay
+    assert replay.text().startswith("🎞️ Replay: step 2 of ")
+    # The game's own Replay button works there too.
+    again = await private_answer(await alice.click(board, "Replay"))
+    assert again.text().startswith("🎞️ Replay: step 1 of ")
