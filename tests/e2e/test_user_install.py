@@ -251,6 +251,7 @@ def dimension_attacker(board: FakeMessage, name: str) -> bool:
     raise AssertionError(f"no field for {name} on {board.text()}")
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_diceman_between_friends(
     bot_factory: BotHarness,
     fake_discord: FakeDiscord,
@@ -294,6 +295,7 @@ async def test_diceman_between_friends(
     assert duel.board.labels() == ["Rematch", "Replay"]
 
 
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
 async def test_dimension_duel_between_friends(
     bot_factory: BotHarness,
     fake_discord: FakeDiscord,
@@ -519,3 +521,30 @@ async def test_both_friends_press_rematch(
     assert note.content == f"✅ You accepted {alice.mention}'s rematch: the game is on."
     await fake_discord.wait_for(lambda: board_turn(challenge) == 1, what="the rematch's board")
     assert (rematch.reach, rematch.guild_id) == ("interaction", FRIENDS_LADDER)
+
+
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
+async def test_diceman_against_the_ai_between_friends(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place
+) -> None:
+    """Against the AI: the game begins at once, its reveals are edits through the token of
+    the player's last Make your move press; no DM."""
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    channel, alice = place.channel, place.first
+    started = await alice.slash("diceman ai", channel=channel)
+    assert started.message is not None and not started.ephemeral
+    duel = Duel(fake_discord, started.message, "dm")
+    await duel.wait_round(1)
+    number = 1
+    while not duel.over():
+        await diceman_lock(alice, await make_your_move(duel, alice), ALICE_PICK)
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        number += 1
+        assert number < 40
+    assert alice.dms() == []
+    result = await friends_result(bot.db, duel.session_id)
+    assert result["guild_id"] == FRIENDS_LADDER
