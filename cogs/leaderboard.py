@@ -44,6 +44,7 @@ from bot.model.contract import FRIENDS_LADDER
 from bot.model.errors import UserError
 from bot.play.tournaments import tournament_record_of
 from bot.ui.answers import answer_for
+from bot.ui.delivery import reach_of
 from bot.ui.languages import public_language
 from bot.ui.replay import pick_view
 from bot.ui.replies import Guarded
@@ -198,14 +199,12 @@ async def leaderboard_fields(
     }
 
 
-def server_of(bot: DiceBot, interaction: discord.Interaction) -> int | None:
+def server_of(interaction: discord.Interaction) -> int | None:
     """The server whose records a command shows: the interaction's, if the bot is in it;
-    None outside servers (a DM, a group DM, a server without the bot), as a game created
-    there is reached only through interactions (``bot.ui.delivery.reach_of``)."""
-    guild_id = interaction.guild_id
-    if guild_id is not None and bot.get_guild(guild_id) is not None:
-        return guild_id
-    return None
+    None outside servers (a DM, a group DM, a server without the bot), where a game is
+    reached only through interactions and recorded with friends (``reach_of`` decides
+    both alike)."""
+    return interaction.guild_id if reach_of(interaction) == "member" else None
 
 
 # -- the cog -----------------------------------------------------------------------------------
@@ -262,7 +261,7 @@ class Leaderboards(commands.Cog):
         self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None
     ) -> None:
         target = user or interaction.user
-        guild_id = server_of(self.bot, interaction)
+        guild_id = server_of(interaction)
         if guild_id is None:
             # Outside servers: in the caller's language (there is no server's to speak).
             everywhere = await lifetime_stats(self.bot.db, target.id, viewer_id=interaction.user.id)
@@ -315,7 +314,7 @@ class Leaderboards(commands.Cog):
     ) -> None:
         if game is not None and game not in GAMES:
             raise UserError(_("Pick a game from the list Discord offers."))
-        guild_id = server_of(self.bot, interaction)
+        guild_id = server_of(interaction)
         if guild_id is None:
             await self._history_outside_servers(interaction, game, user)
             return
