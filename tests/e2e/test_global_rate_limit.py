@@ -5,6 +5,7 @@ a restart finds many timers due: each timer's edit waits its turn rather than ge
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import aiohttp
 import pytest
@@ -64,6 +65,18 @@ async def test_timers_due_at_a_restart_are_shown_within_discord_s_limits(
     clock.advance(121)  # the round warnings are due (60 s before the round's 180 s)
     clock.advance(300 - 121 + 1)  # ... and every challenge has expired
 
+    # The restarted bot paces at a third of its rate: a busy machine (PostgreSQL,
+    # pseudo-localized, other tests running beside it) may restart below 36 requests a
+    # second, and a pace that never has to hold a request back would prove nothing.
+    make = bot_factory.factory
+
+    def slower_pace(**options: Any) -> DiceBot:
+        bot = make(**options)
+        assert isinstance(bot, DiceBot)
+        bot.pace.limit = GLOBAL_REQUESTS // 3
+        return bot
+
+    bot_factory.factory = slower_pace
     restarted_at = len(fake_discord.requests)
     bot = await bot_factory.start()
     assert isinstance(bot, DiceBot)
@@ -87,7 +100,7 @@ async def test_timers_due_at_a_restart_are_shown_within_discord_s_limits(
     counted = [r.at for r in made if not any(part in r.path for part in INTERACTION_PATHS)]
     for index, first in enumerate(counted):
         within = [at for at in counted[index:] if at - first < GLOBAL_WINDOW_SECONDS * 0.8]
-        assert len(within) <= GLOBAL_REQUESTS
+        assert len(within) <= bot.pace.limit
 
 
 @pytest.mark.parametrize(
