@@ -13,6 +13,7 @@ with the game's key, which reach the runtime through the game host.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -85,11 +86,7 @@ def controls_message(
     )
     lines = controls_intro(session, rules, state, seat, ui)
     lines.append("")
-    lines.append(_("Pick **exactly two** dice in the menu, then press **Confirm**."))
-    lines.extend(
-        f"{DICEMAN_EMOJI[name]} **{die_label(name)}**: {_(DICEMAN_HELP[name])}"
-        for name in DICEMAN_DICE
-    )
+    lines.extend(_how_to_pick(i18n.current(), i18n.pseudo_enabled()))
     if picked is not None:
         lines.append("")
         lines.append(
@@ -101,6 +98,19 @@ def controls_message(
     view.add_item(DicemanPick(session.id, state.round, code))
     view.add_item(DicemanConfirm(session.id, state.round, code))
     return embed, view
+
+
+@functools.cache
+def _how_to_pick(language: str, pseudo_text: bool) -> tuple[str, ...]:
+    """The controls' lines that never change: how to pick, and what each die does (the
+    same for every pick in a language; ``pseudo_text`` keeps pseudo-text apart)."""
+    return (
+        _("Pick **exactly two** dice in the menu, then press **Confirm**."),
+        *(
+            f"{DICEMAN_EMOJI[name]} **{die_label(name)}**: {_(DICEMAN_HELP[name])}"
+            for name in DICEMAN_DICE
+        ),
+    )
 
 
 def public_buttons(session_id: int, round_no: int) -> discord.ui.View:
