@@ -35,10 +35,10 @@ from bot.play.sessions import SeedSource, SessionService
 from bot.play.tokens import InteractionTokens
 from bot.storage import StorageUnavailable, database_for
 from bot.storage.publication import PublicationStore
-from bot.ui.answers import Watchdogs, answer_for
+from bot.ui.answers import Watchdogs, answer_for, press_on_interaction_game
 from bot.ui.challenges import ChallengeButton
 from bot.ui.command_rules import check_tree
-from bot.ui.delivery import NoLiveToken, reach_of
+from bot.ui.delivery import NoLiveToken
 from bot.ui.identify import IdentifyGate
 from bot.ui.landing import Landings
 from bot.ui.languages import CommandTranslator, LanguageBook, enter_interaction
@@ -415,7 +415,7 @@ class DiceBot(commands.AutoShardedBot):
             if not any(p.fullmatch(custom_id) for p in self._component_patterns):
                 log.debug("stale or unknown component %r", custom_id[:100])
                 await self._answer_stale(interaction)
-            elif reach_of(interaction) == "interaction":
+            elif press_on_interaction_game(interaction):
                 self._keep_token_when_answered(interaction, custom_id)
         elif interaction.type == discord.InteractionType.modal_submit:
             enter_interaction(interaction)

@@ -55,6 +55,18 @@ def bot_is_member(interaction: discord.Interaction) -> bool:
     return guild_id is not None and interaction.client.get_guild(guild_id) is not None
 
 
+def press_on_interaction_game(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` is a press where the bot is not a member, on a message an
+    interaction made (a game reached only through interactions, issue 32). In the bot's own
+    DM, a server game's private controls are messages the bot sent itself: not one."""
+    if interaction.type is not discord.InteractionType.component or bot_is_member(interaction):
+        return False
+    if interaction.guild_id is None and interaction.context.dm_channel:
+        message = interaction.message
+        return message is not None and message.interaction_metadata is not None
+    return True
+
+
 def answer_for(interaction: discord.Interaction) -> Answer:
     """The one Answer of this interaction (shared by the handler and the watchdog)."""
     existing = interaction.extras.get(_EXTRAS_KEY)
@@ -143,7 +155,7 @@ class Answer:
         # view (``view.is_finished()``).
         fields = {key: value for key, value in fields.items() if value is not None}
         async with self._lock:
-            if self.state is None and ephemeral and self._press_without_member():
+            if self.state is None and ephemeral and press_on_interaction_game(self.interaction):
                 # Where the bot is not a member, a press's token is how the game's message
                 # is reached: a private answer goes as a follow-up of a deferred update, so
                 # the token's messages include the message pressed.
@@ -251,14 +263,6 @@ class Answer:
         return function in (
             discord.InteractionResponse.edit_message,
             discord.InteractionResponse.defer,
-        )
-
-    def _press_without_member(self) -> bool:
-        """Whether this is a press where the bot is not a member (a DM, a group DM, a server
-        without the bot: its user-installed commands' games)."""
-        interaction = self.interaction
-        return interaction.type is discord.InteractionType.component and not bot_is_member(
-            interaction
         )
 
     async def _later(self, call: Any, *args: Any, **kwargs: Any) -> Any:

@@ -548,3 +548,29 @@ async def test_diceman_against_the_ai_between_friends(
     assert alice.dms() == []
     result = await friends_result(bot.db, duel.session_id)
     assert result["guild_id"] == FRIENDS_LADDER
+
+
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
+async def test_diceman_against_the_ai_in_the_bots_own_dm(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, alice: Player
+) -> None:
+    """The bot's own DM is no server either: the game is reached through interactions as
+    in a DM between friends (its Make your move presses are on the command's answer)."""
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    started = await alice.slash("diceman ai", channel=alice.open_dm())
+    assert started.message is not None
+    duel = Duel(fake_discord, started.message, "dm")
+    await duel.wait_round(1)
+    session = await bot.sessions.require(duel.session_id)
+    assert (session.reach, session.guild_id) == ("interaction", FRIENDS_LADDER)
+    number = 1
+    while not duel.over():
+        await diceman_lock(alice, await make_your_move(duel, alice), ALICE_PICK)
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        number += 1
+        assert number < 40
+    assert [m for m in alice.dms() if m.visible_to is None] == [duel.board]  # no DM
