@@ -574,3 +574,39 @@ async def test_diceman_against_the_ai_in_the_bots_own_dm(
         number += 1
         assert number < 40
     assert [m for m in alice.dms() if m.visible_to is None] == [duel.board]  # no DM
+
+
+@pytest.mark.machine_speed("a whole game, its presses milliseconds apart")
+async def test_a_classic_dimension_duel_between_friends(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place
+) -> None:
+    """Classic mode: each press of Roll answers on the game message; a second press is
+    refused privately (a follow-up of a deferred update, whose token is kept too)."""
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    channel, alice, bob = place.channel, place.first, place.second
+    challenge = await alice.slash(
+        "duel challenge", channel=channel, opponent=bob, mode="classic", hp=10
+    )
+    assert challenge.message is not None
+    duel = Duel(fake_discord, challenge.message, "dd")
+    await bob.click(duel.board, "Accept")
+    await duel.wait_round(1)
+    number = 1
+    while True:
+        rolled = await alice.click(duel.board, "Roll")
+        assert rolled.type is CallbackType.UPDATE_MESSAGE
+        twice = await alice.click(duel.board, "Roll")
+        assert twice.type is CallbackType.DEFERRED_UPDATE
+        assert "already locked in" in (await twice.followup()).content
+        await bob.click(duel.board, "Roll")
+        await fake_discord.wait_for(
+            lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
+        )
+        if duel.over():
+            break
+        number += 1
+        assert number < 40
+    result = await friends_result(bot.db, duel.session_id)
+    assert result["guild_id"] == FRIENDS_LADDER and result["reason"] == "normal"
