@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass
 
 import pytest
+from cluster_support import Cluster, press, session_of
 from duel_support import Duel, diceman_lock, duel_lock
 from fakediscord import (
     BotHarness,
@@ -25,6 +26,7 @@ from fakediscord import (
     Player,
 )
 from knucklebones_support import (
+    ai_board_idle,
     board_turn,
     enabled_columns,
     is_finished,
@@ -38,6 +40,7 @@ from bot.app import DiceBot
 from bot.model.clock import ManualClock
 from bot.model.contract import FRIENDS_LADDER
 from bot.storage import Database
+from bot.ui.publish_ledger import SHOW_LEASE_SECONDS
 from cogs.knucklebones.cog import AI_MOVE_DELAY
 
 TURN_TIMEOUT = 300
@@ -610,3 +613,51 @@ async def test_a_classic_dimension_duel_between_friends(
         assert number < 40
     result = await friends_result(bot.db, duel.session_id)
     assert result["guild_id"] == FRIENDS_LADDER and result["reason"] == "normal"
+
+
+@pytest.mark.runs_long
+@pytest.mark.postgres_only
+async def test_another_process_shows_a_friends_game_through_the_stored_token(
+    cluster: Cluster, sharded_fake: FakeDiscord
+) -> None:
+    """Two bot processes on one database (compose.yaml's): the press reaches the process
+    of shard 0 (a DM's interactions do), which dies before the AI's move; the other process
+    fires that timer and edits the board through the token the press left in the database.
+    Restarted, the first carries on from the same board."""
+    fake = sharded_fake
+    await fake.create_guild("Shard Zero", shard=0)
+    one = await fake.create_guild("Shard One", shard=1)
+    carol, dave = await one.add_member("carol"), await one.add_member("dave")
+    carol.install_app()
+    dm = fake.dm_between(carol, dave)
+    first, second = cluster.shards
+    await first.start()
+    await second.start()
+    await first.ready(syncs_before=0)
+    await second.ready(syncs_before=0)
+
+    started = await carol.slash("knucklebones ai", channel=dm, difficulty="easy", first="me")
+    board = started.message
+    assert board is not None
+    await press(carol, board)
+    press_event = fake.gateway.events(event="INTERACTION_CREATE")[-1]
+    assert press_event.shard_id == 0 and press_event.guild_id is None
+    await first.kill()
+    await cluster.advance(SHOW_LEASE_SECONDS)
+    await fake.wait_for(
+        lambda: board_turn(board) == 3 and ai_board_idle(board),
+        what="the AI's move, shown by the other process",
+    )
+
+    syncs = fake.commands.sync_count
+    await first.start()
+    await first.ready(syncs_before=syncs)
+    await press(carol, board)
+    await cluster.advance(1)
+    await fake.wait_for(lambda: board_turn(board) == 5, what="the AI after the restart")
+    events = await cluster.events(session_of(board))
+    moves = [(actor, kind) for _, actor, kind in events[1:]]
+    assert moves == [(carol.id, "place"), (None, "ai_move")] * 2, moves
+    assert first.errors() == [] and second.errors() == []
+    await second.process.stop()
+    await first.process.stop()
