@@ -9,6 +9,7 @@ library's records (discord.py's included) come out as JSON with nothing else to 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
@@ -17,12 +18,16 @@ from bot.config import LogFormat, LogLevel
 
 TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 REDACTED = "[token]"
+# An interaction's token in a request's path (discord.py logs the URLs of its requests at
+# DEBUG): its callback, and the webhook routes a game between friends is shown through.
+INTERACTION_TOKEN_IN_PATH = re.compile(r"(/(?:interactions|webhooks)/\d+/)[A-Za-z0-9._\-]{20,}")
 
 
 class RedactingHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """A stream handler that replaces the token in everything it writes: the message, its
     arguments, a traceback (an HTTP error's text may hold the Authorization header), a
-    stack, and any JSON field. Redacting the finished line covers every formatter."""
+    stack, and any JSON field; and every interaction token in a request's path. Redacting
+    the finished line covers every formatter."""
 
     def __init__(self, token: str, stream: Any = None) -> None:
         super().__init__(stream)
@@ -30,7 +35,9 @@ class RedactingHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
-        return text.replace(self.token, REDACTED) if self.token else text
+        text = text.replace(self.token, REDACTED) if self.token else text
+        # Interaction tokens are credentials too, for 15 minutes each.
+        return INTERACTION_TOKEN_IN_PATH.sub(rf"\g<1>{REDACTED}", text)
 
 
 class JsonLines(JsonFormatter):

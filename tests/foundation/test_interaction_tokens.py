@@ -5,9 +5,13 @@ when its session is."""
 
 from __future__ import annotations
 
+import io
+import logging
+
 from foundation_support import ALICE, BOB, CHANNEL, GAME, GUILD, seats
 
 from bot import i18n
+from bot.log_lines import RedactingHandler
 from bot.model.clock import ManualClock
 from bot.model.contract import FRIENDS_LADDER, Session
 from bot.play.sessions import SessionService
@@ -126,3 +130,22 @@ async def test_the_repair_sweep_takes_an_interaction_game_only_while_it_has_a_li
     later = clock.now()
     claim["settled_before"] = later
     assert await store.claim_stale(owner="three", now=later, **claim) == [(member.id, 0)]
+
+
+def test_the_log_never_shows_an_interaction_token() -> None:
+    """discord.py logs its requests' URLs at DEBUG: an interaction's token in one (its
+    callback, a follow-up, an edit through it) is redacted like the bot's own token."""
+    token = "aW50ZXJhY3Rpb24.OVCKWgooLpzIMI3FMvPrHgeFbdqFpooHnvu6ok6OmZJXh53t6Y9SyLjL98UCgrOu"
+    stream = io.StringIO()
+    handler = RedactingHandler("bot-token", stream)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("tests.foundation.interaction_tokens")
+    logger.handlers[:] = [handler]
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG)
+    logger.debug("PATCH https://discord.com/api/v10/webhooks/123/%s/messages/456 -> 200", token)
+    logger.debug("POST /api/v10/interactions/789/%s/callback has returned 204", token)
+    written = stream.getvalue()
+    assert token not in written
+    assert "/webhooks/123/[token]/messages/456" in written
+    assert "/interactions/789/[token]/callback" in written
