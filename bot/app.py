@@ -83,6 +83,9 @@ INTERACTION_PATHS = ("/interactions/", "/webhooks/")
 # What Discord answers a webhook request whose interaction token is dead or unknown.
 INVALID_WEBHOOK_TOKEN = 50027
 UNKNOWN_WEBHOOK = 10015
+# A token of an app a user's install alone authorizes takes five follow-ups, no more: it
+# still edits, but posts nothing new until a press brings another.
+MAX_FOLLOWUP_MESSAGES = 40094
 
 
 class GlobalPace:
@@ -542,6 +545,9 @@ class DiceBot(commands.AutoShardedBot):
         try:
             return await call(hook)
         except discord.HTTPException as error:
+            if error.code == MAX_FOLLOWUP_MESSAGES:
+                log.info("session %s: its kept token posted all it may", session.id)
+                raise NoLiveToken() from None
             if error.code not in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK):
                 raise
             log.info(

@@ -16,7 +16,9 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot.i18n import _
 from bot.model.contract import Reach, Session
+from bot.model.errors import UserError
 from bot.play.sessions import SessionService
 from bot.play.tokens import InteractionTokens
 from bot.ui.answers import bot_is_member
@@ -33,6 +35,24 @@ def reach_of(interaction: discord.Interaction) -> Reach:
     interaction's server, through interactions only anywhere else (a DM, a group DM, a
     server that never added the bot, where its user-installed commands still work)."""
     return "member" if bot_is_member(interaction) else "interaction"
+
+
+def check_public_answers(interaction: discord.Interaction) -> None:
+    """Refuse to start a game in a server without the bot where the player may not send
+    messages or use external apps: Discord makes every answer of their installed app there
+    private to them, so nobody else could see the game, let alone play it."""
+    if interaction.guild_id is None or reach_of(interaction) == "member":
+        return
+    allowed = interaction.permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    sends = allowed.send_messages_in_threads if in_thread else allowed.send_messages
+    if not sends or not allowed.use_external_apps:
+        raise UserError(
+            _(
+                "I can't start a game here: this server doesn't let you use apps in public. "
+                "Play in a DM or a group DM, or ask its admins to allow external apps."
+            )
+        )
 
 
 class OpponentTransformer(app_commands.Transformer):

@@ -58,7 +58,7 @@ from bot.ui.challenges import (
     is_challenge,
     ping_challenger,
 )
-from bot.ui.delivery import Opponent, reach_of
+from bot.ui.delivery import Opponent, check_public_answers, reach_of
 from bot.ui.rematch import finished_two_player
 from cogs.knucklebones import moves, render, replay
 from cogs.knucklebones.controls import ColumnButton, board_view
@@ -155,6 +155,7 @@ class KnucklebonesCog(
             )
         first_seat_for(first)  # refuse a bad option now, not when the challenge is accepted
         assert interaction.channel_id is not None
+        check_public_answers(interaction)
         reach = reach_of(interaction)
         guild_id = interaction.guild_id if reach == "member" else None
         settings = await self.bot.sessions.guild_settings(guild_id or FRIENDS_LADDER)
@@ -194,6 +195,7 @@ class KnucklebonesCog(
     ) -> None:
         assert interaction.channel_id is not None
         assert self.bot.user is not None
+        check_public_answers(interaction)
         user = interaction.user
         reach = reach_of(interaction)
         guild_id = interaction.guild_id if reach == "member" else None

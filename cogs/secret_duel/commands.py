@@ -18,7 +18,7 @@ from bot.model.errors import UserError
 from bot.model.series import new_match, with_series
 from bot.ui.answers import answer_for
 from bot.ui.challenges import act_on_challenge, challenge_deadlines, challenge_state, is_challenge
-from bot.ui.delivery import reach_of
+from bot.ui.delivery import check_public_answers, reach_of
 from bot.ui.host import host_of
 from cogs.secret_duel.handler import SecretDuelHandler
 from cogs.secret_duel.moves import BEGIN_DELAY_SECONDS
@@ -39,6 +39,7 @@ async def start_challenge(
     rules = handler.rules
     if interaction.channel_id is None:
         raise UserError(_("Duels are played in a server channel."))
+    check_public_answers(interaction)
     reach = reach_of(interaction)
     guild_id = (interaction.guild_id if reach == "member" else None) or FRIENDS_LADDER
     if opponent.id == interaction.user.id:
@@ -86,6 +87,7 @@ async def start_vs_ai(
     host = host_of(interaction)
     if interaction.channel_id is None or host.user is None:
         raise UserError(_("Duels are played in a server channel."))
+    check_public_answers(interaction)
     reach = reach_of(interaction)
     handler.moves.check_options(options)
     human = Seat(seat=0, user_id=interaction.user.id, display_name=interaction.user.display_name)

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
+import discord
 import pytest
 from cluster_support import Cluster, press, session_of
 from duel_support import Duel, diceman_lock, duel_lock
@@ -661,3 +662,34 @@ async def test_another_process_shows_a_friends_game_through_the_stored_token(
     assert first.errors() == [] and second.errors() == []
     await second.process.stop()
     await first.process.stop()
+
+
+async def test_no_game_where_the_players_app_may_only_answer_them_alone(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, server_without_bot: FakeGuild
+) -> None:
+    """In a server without the bot whose members may not use external apps, Discord makes
+    every answer of a user's app private to them: a game there could be seen by nobody
+    else, so none starts, and the player is told why."""
+    bot_factory.options["settings"] = GLOBAL
+    bot = await bot_factory.start()
+    assert isinstance(bot, DiceBot)
+    erin = await server_without_bot.add_member("erin")
+    frank = await server_without_bot.add_member("frank")
+    erin.install_app()
+    everyone = discord.Permissions(server_without_bot.everyone.permissions)
+    everyone.use_external_apps = False
+    await server_without_bot.set_role_permissions(server_without_bot.everyone, everyone)
+    channel = server_without_bot.default_channel
+    for command, options in (
+        ("knucklebones challenge", {"opponent": frank}),
+        ("knucklebones ai", {}),
+        ("diceman challenge", {"opponent": frank}),
+        ("duel ai", {}),
+    ):
+        refused = await erin.slash(command, channel=channel, **options)
+        assert refused.ephemeral
+        assert refused.text() == (
+            "I can't start a game here: this server doesn't let you use apps in public. "
+            "Play in a DM or a group DM, or ask its admins to allow external apps."
+        )
+    assert await bot.db.fetch_all("SELECT id FROM sessions") == []
