@@ -23,6 +23,7 @@ from pydantic import SecretStr
 from bot.app import DiceBot, create_bot
 from bot.config import Settings
 from bot.model.clock import ManualClock
+from bot.pictures.worker import usable_cpus
 
 BOT_SEED = 1234
 POSTGRES_SKIPPED = pytest.StashKey[tuple[int, str | None]]()
@@ -51,6 +52,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=dropped + skipped)
         items[:] = kept
     config.stash[POSTGRES_SKIPPED] = (len(skipped), unavailable)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per CPU this process may use, a cgroup's CPU quota included
+    (a container limited to 2 CPUs on a 64-core host runs 2, not 64). More workers than
+    CPUs starve each other: ``-n 4`` on 2 CPUs was slower than ``-n 2`` and left bots
+    unready after 10 s."""
+    return usable_cpus()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
