@@ -1,38 +1,58 @@
-"""Knucklebones move throughput and latency on SQLite with one bot process, on PostgreSQL
-with one process, and on PostgreSQL with two processes sharing the shards, in one run.
+"""Knucklebones move throughput and latency on SQLite with one bot process, and on one
+PostgreSQL database with one, two and four processes sharing the shards, in one run
+(issue 30, target 5).
 
 Each configuration gets a fresh fake Discord (served by this process, which also plays the
 users), a fresh database, and the real bot in its own process(es), as in
-``bench/interactions.py`` (whose scenarios this reuses). With two processes the fake runs
-two shards, one server on each, and the games are split between the servers, so each
-process serves half the presses. For each configuration: /ping (the floor set by
-discord.py and loopback), then Knucklebones moves (a full session transaction and the
-board re-rendered in the answer), C in flight; interactions/s and p50/p99 from
-INTERACTION_CREATE to the bot's first callback.
+``bench/interactions.py`` (whose scenarios this reuses). With N processes the fake runs N
+shards, one server on each, and the games are split between the servers, so each process
+serves 1/N of the presses. For each configuration: /ping (the floor set by discord.py and
+loopback), then Knucklebones moves (the move's read and write, the board re-rendered in the
+answer), C in flight; interactions/s and p50/p99 from INTERACTION_CREATE to the bot's first
+callback. "bot CPU/move" is the CPU time of the bot process(es) per move (not the
+PostgreSQL server's); moves/s is of all the processes together (per process: divide by N).
+
+On PostgreSQL, where a move's time goes, measured during the moves and until the bot is
+quiet after them, per move:
+
+- the bot's round trips: every asyncpg call of its processes timed from the call to its
+  result back in the event loop (``RoundTrips``), by what it was (``SELECT sessions``, the
+  move's one write statement, BEGIN/COMMIT, asyncpg's reset when a connection goes back to
+  its pool) and whose (the press's own task or the background work after it: publishing,
+  kept tokens, timers), and the time spent waiting for a free pooled connection;
+- PostgreSQL's backends: pg_stat_activity sampled every 10 ms (``BackendSampler``), each
+  state's backend-milliseconds: row-lock waits (``Lock:*``), the commits' WAL flushes
+  (``IO:WALSync``/``WALWrite``; a statement outside a transaction commits by itself),
+  running, idle inside a transaction.
 
 Then issue 14's targets for each configuration, PASS or FAIL: move throughput at least
-0.25x /ping's and move p99 under 50 ms. "bot CPU/move" is the CPU time of the bot
-process(es) per move (not the PostgreSQL server's).
+0.25x /ping's and move p99 under 50 ms.
 
 Usage: ``.venv/bin/python bench/scaling.py [--count 2000] [--move-count 600]
 [--concurrency 16] [--postgres postgresql://postgres@127.0.0.1:5432/test]
-[--only sqlite-1,postgres-1,postgres-2] [--record]``; ``--record`` appends target 5's
-figures (moves/s, bot CPU per move) to ``bench/history/scaling.jsonl`` and redraws its chart
-(``bench/history.py``). The PostgreSQL URL (default ``TEST_DATABASE_URL``) names a server
-where the bench may create and drop a database.
+[--only sqlite-1,postgres-1,postgres-2,postgres-4] [--record]``; ``--record`` appends
+target 5's figures (moves/s, bot CPU per move; on PostgreSQL the round trips a move makes,
+its row-lock waits and WAL flushes) to ``bench/history/scaling.jsonl`` and redraws its
+chart (``bench/history.py``). The PostgreSQL URL (default ``TEST_DATABASE_URL``) names a
+server where the bench may create and drop a database.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
+import json
 import logging
 import os
+import re
 import secrets
 import signal
 import sys
 import tempfile
-from dataclasses import dataclass
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -71,6 +91,7 @@ CONFIGURATIONS = (
     Configuration("sqlite-1", "SQLite, one process", postgres=False, processes=1),
     Configuration("postgres-1", "PostgreSQL, one process", postgres=True, processes=1),
     Configuration("postgres-2", "PostgreSQL, two processes", postgres=True, processes=2),
+    Configuration("postgres-4", "PostgreSQL, four processes", postgres=True, processes=4),
 )
 
 
@@ -79,14 +100,214 @@ class Measured:
     configuration: Configuration
     ping: Result
     move: Result | None
+    # Where the moves' time went (PostgreSQL only): the bot's round trips, all its
+    # processes together, and what PostgreSQL's backends were doing.
+    trips: dict[tuple[str, str], tuple[int, float]] = field(default_factory=dict)
+    backends: dict[str, float] = field(default_factory=dict)
+    backend_samples: int = 0
+
+
+# -- where a move's time goes: the bot's round trips ---------------------------------------
+
+TRIPS_SIGNAL = signal.SIGUSR1
+POOL_WAIT = "waiting for a free pooled connection"
+
+
+def statement_kind(query: str) -> str:
+    """What a statement is, in a few words: ``SELECT sessions``, ``COMMIT``, the move's
+    one write statement, or the reset asyncpg runs when a connection goes back to its
+    pool."""
+    text = " ".join(query.split())
+    if "pg_advisory_unlock_all" in text:
+        return "reset (connection back to the pool)"
+    head = text.split(" ", 1)[0].upper().rstrip(";")
+    if head in ("BEGIN", "COMMIT", "ROLLBACK"):
+        return head
+    if "moved AS" in text and "INSERT INTO events" in text:
+        return "the move's write statement"
+    verb = re.search(r"\b(SELECT|INSERT|UPDATE|DELETE)\b", text, re.IGNORECASE)
+    table = re.search(r"\b(?:FROM|INTO|UPDATE)\s+(\w+)", text, re.IGNORECASE)
+    return f"{verb.group(1).upper() if verb else head} {table.group(1) if table else '?'}"
+
+
+# The role of a task discord.py or the bot did not name (the bot runs a statement outside
+# a transaction in a task of its own): that of the task that started it.
+INHERITED_ROLE: contextvars.ContextVar[str] = contextvars.ContextVar(
+    "inherited_role", default="background"
+)
+
+
+def task_role() -> str:
+    """Whose round trip: the press's own (discord.py's task for the interaction and the
+    component's callback, and the unnamed tasks they start) or the bot's background work
+    (publishing, kept tokens, timers: tasks the bot names)."""
+    task = asyncio.current_task()
+    name = task.get_name() if task is not None else ""
+    if name.startswith("discord-ui") or "interaction" in name:
+        INHERITED_ROLE.set("press")
+        return "press"
+    if re.fullmatch(r"Task-\d+", name):
+        return INHERITED_ROLE.get()
+    INHERITED_ROLE.set("background")
+    return "background"
+
+
+class RoundTrips:
+    """Every round trip the bot's asyncpg connections make, timed on the bot's side (from
+    the call to its result back in the event loop: the loop's own delays included, as a
+    move feels them), by whose it is (``task_role``) and what it is (``statement_kind``),
+    and the time spent waiting for a free pooled connection. Installed only in the bench's
+    bot processes (``--child``), by wrapping asyncpg's methods; the cumulative totals are
+    written to ``path`` at ``TRIPS_SIGNAL``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.totals: dict[tuple[str, str], list[float]] = {}
+
+    def add(self, what: str, seconds: float) -> None:
+        entry = self.totals.setdefault((task_role(), what), [0, 0.0])
+        entry[0] += 1
+        entry[1] += seconds
+
+    def install(self) -> None:
+        import asyncpg.connection
+        import asyncpg.pool
+
+        def timed(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+            async def wrapper(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await method(conn, query, *args, **kwargs)
+                finally:
+                    self.add(statement_kind(query), time.perf_counter() - started)
+
+            return wrapper
+
+        # fetch/fetchrow/fetchval/executemany call asyncpg's internals, never each other;
+        # BEGIN, COMMIT, ROLLBACK and the reset go through execute.
+        for name in ("execute", "executemany", "fetch", "fetchrow", "fetchval"):
+            method = getattr(asyncpg.connection.Connection, name)
+            setattr(asyncpg.connection.Connection, name, timed(method))
+        acquire = asyncpg.pool.Pool._acquire
+
+        async def timed_acquire(pool: Any, *args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await acquire(pool, *args)
+            finally:
+                self.add(POOL_WAIT, time.perf_counter() - started)
+
+        asyncpg.pool.Pool._acquire = timed_acquire  # type: ignore[method-assign]
+
+    def write(self) -> None:
+        rows = [
+            [role, what, count, seconds] for (role, what), (count, seconds) in self.totals.items()
+        ]
+        partial = self.path.with_suffix(".partial")
+        partial.write_text(json.dumps(rows))
+        partial.replace(self.path)
+
+
+def trips_path(directory: str, pid: int) -> Path:
+    return Path(directory) / f"trips-{pid}.json"
+
+
+async def read_trips(
+    processes: list[Any], directory: str
+) -> dict[tuple[str, str], tuple[int, float]]:
+    """The round trips of every bot process so far, added up (``RoundTrips.write``)."""
+    totals: dict[tuple[str, str], tuple[int, float]] = {}
+    for process in processes:
+        path = trips_path(directory, process.pid)
+        path.unlink(missing_ok=True)
+        process.send_signal(TRIPS_SIGNAL)
+        deadline = time.monotonic() + 10
+        while not path.exists():
+            if time.monotonic() > deadline:
+                raise SystemExit(f"bot process {process.pid} wrote no round trips")
+            await asyncio.sleep(0.02)
+        for role, what, count, seconds in json.loads(path.read_text()):
+            before = totals.get((role, what), (0, 0.0))
+            totals[(role, what)] = (before[0] + count, before[1] + seconds)
+    return totals
+
+
+def trips_between(
+    before: dict[tuple[str, str], tuple[int, float]],
+    after: dict[tuple[str, str], tuple[int, float]],
+) -> dict[tuple[str, str], tuple[int, float]]:
+    change = {}
+    for key, (count, seconds) in after.items():
+        old = before.get(key, (0, 0.0))
+        if count - old[0]:
+            change[key] = (count - old[0], seconds - old[1])
+    return change
+
+
+# -- where a move's time goes: PostgreSQL's backends -----------------------------------------
+
+BACKEND_STATES = """
+SELECT CASE
+    WHEN state = 'idle in transaction' THEN 'idle in a transaction (waiting for the bot)'
+    WHEN wait_event_type IS NULL THEN 'running (no wait)'
+    ELSE wait_event_type || ':' || wait_event
+END
+FROM pg_stat_activity
+WHERE datname = current_database() AND pid <> pg_backend_pid()
+    AND backend_type = 'client backend' AND state IN ('active', 'idle in transaction')
+"""
+SAMPLE_INTERVAL = 0.01
+
+
+class BackendSampler:
+    """What the bench database's backends are doing, sampled every ``SAMPLE_INTERVAL``
+    from pg_stat_activity while the moves run: each state's backend-seconds (every sample
+    counts the time since the previous one). Lock waits show as ``Lock:transactionid`` or
+    ``Lock:tuple`` (a row another transaction holds), a commit's flush as ``IO:WALSync``
+    or ``IO:WALWrite``, a transaction left open while the bot's loop is elsewhere as idle
+    in a transaction."""
+
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self.seconds: dict[str, float] = {}
+        self.samples = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.database)
+        self._task = asyncio.create_task(self._run(conn))
+
+    async def _run(self, conn: Any) -> None:
+        try:
+            previous = time.perf_counter()
+            while True:
+                rows = await conn.fetch(BACKEND_STATES)
+                now = time.perf_counter()
+                self.samples += 1
+                for row in rows:
+                    self.seconds[row[0]] = self.seconds.get(row[0], 0.0) + now - previous
+                previous = now
+                await asyncio.sleep(SAMPLE_INTERVAL)
+        finally:
+            await conn.close()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
 
 
 # -- the bot's process ----------------------------------------------------------------------
 
 
-async def child_main(port: int, token: str, guild_id: int, database: str, shards: str) -> None:
+async def child_main(
+    port: int, token: str, guild_id: int, database: str, shards: str, trips_directory: str
+) -> None:
     """Run the real bot against the fake at ``port`` until SIGTERM. ``database`` is an
-    SQLite path or a postgresql:// URL; ``shards`` is ``count:ids`` or ``-``."""
+    SQLite path or a postgresql:// URL; ``shards`` is ``count:ids`` or ``-``;
+    ``trips_directory`` where its round trips are written (``RoundTrips``), or ``-``."""
     import discord.gateway
     import discord.http
     import yarl
@@ -112,6 +333,10 @@ async def child_main(port: int, token: str, guild_id: int, database: str, shards
     bot = create_bot(settings, seed=1234, guild_ready_timeout=0.05)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    if trips_directory != "-":
+        trips = RoundTrips(trips_path(trips_directory, os.getpid()))
+        trips.install()
+        asyncio.get_running_loop().add_signal_handler(TRIPS_SIGNAL, trips.write)
     runner = asyncio.create_task(bot.start(token))
     stopper = asyncio.create_task(stop.wait())
     await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -120,7 +345,9 @@ async def child_main(port: int, token: str, guild_id: int, database: str, shards
     await asyncio.gather(runner, stopper, return_exceptions=True)
 
 
-async def start_process(fake: FakeDiscord, guild_id: int, database: str, shards: str) -> Any:
+async def start_process(
+    fake: FakeDiscord, guild_id: int, database: str, shards: str, trips_directory: str
+) -> Any:
     return await asyncio.create_subprocess_exec(
         sys.executable,
         str(SCRIPT),
@@ -130,6 +357,7 @@ async def start_process(fake: FakeDiscord, guild_id: int, database: str, shards:
         str(guild_id),
         database,
         shards,
+        trips_directory,
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])},
     )
 
@@ -187,7 +415,10 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
                 # globally by shard 0's process, as in production.
                 guild_id = guilds[0].id if shard_count == 1 else 0
                 shards = "-" if shard_count == 1 else f"{shard_count}:{shard}"
-                processes.append(await start_process(fake, guild_id, database, shards))
+                trips_directory = directory if configuration.postgres else "-"
+                processes.append(
+                    await start_process(fake, guild_id, database, shards, trips_directory)
+                )
             await fake.wait_for(
                 lambda: fake.gateway.connected and fake.commands.sync_count > 0,
                 timeout=90,
@@ -199,6 +430,8 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
             await run(ping, WARM_UP_PINGS, args.concurrency)  # warm-up, not reported
             ping_result = await run(ping, args.count, args.concurrency, bot_pids=pids)
             move_result: Result | None = None
+            trips: dict[tuple[str, str], tuple[int, float]] = {}
+            sampler = BackendSampler(database) if configuration.postgres else None
             try:
                 move = KnucklebonesMoveScenario()
                 await move.prepare(fake, guilds[0], players)
@@ -206,14 +439,30 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
                 # to publish (the games' first edits), which would otherwise land in the
                 # first moves measured.
                 await wait_quiet(fake, quiet=0.3, limit=10.0)
-                move_result = await run(move, args.move_count, args.concurrency, bot_pids=pids)
+                if sampler is not None:
+                    trips_before = await read_trips(processes, directory)
+                    await sampler.start()
+                try:
+                    move_result = await run(move, args.move_count, args.concurrency, bot_pids=pids)
+                    if sampler is not None:
+                        # The work the moves left (their boards' publishing) is theirs too.
+                        await wait_quiet(fake, quiet=0.3, limit=10.0)
+                        after = await read_trips(processes, directory)
+                        trips = trips_between(trips_before, after)
+                finally:
+                    if sampler is not None:
+                        await sampler.stop()
             except ScenarioUnavailable as reason:
                 print(f"  {configuration.label}: moves unavailable: {reason}")
             await wait_quiet(fake, quiet=0.3, limit=10.0)
             problems = fake.final_problems()
             if problems:
                 raise SystemExit(f"{configuration.label}: the fake saw problems: {problems[:5]}")
-            return Measured(configuration, ping_result, move_result)
+            measured = Measured(configuration, ping_result, move_result, trips)
+            if sampler is not None:
+                measured.backends = dict(sampler.seconds)
+                measured.backend_samples = sampler.samples
+            return measured
         finally:
             for process in processes:
                 if process.returncode is None:
@@ -227,16 +476,28 @@ async def measure(configuration: Configuration, args: argparse.Namespace) -> Mea
 
 def history_figures(measured: list[Measured]) -> list[history.Figure]:
     """Target 5 as ``bench/history.py`` records it: each configuration's moves/s (all its
-    processes; the chart shows them per process) and bot CPU per move. No limit: the target
-    asks for the figures."""
+    processes; the chart shows them per process) and bot CPU per move, and on PostgreSQL
+    the round trips per move (the bot's, all of them), the backends' row-lock waits and WAL
+    flushes per move (backend-ms). No limit: the target asks for the figures."""
     figures = []
     for item in measured:
         if item.move is None:
             continue
         key = item.configuration.key
-        figures.append(history.Figure(f"{key}/moves", round(item.move.rate, 1)))
-        if item.move.cpu_ms is not None:
-            figures.append(history.Figure(f"{key}/cpu-per-move", round(item.move.cpu_ms, 3)))
+        move = item.move
+        figures.append(history.Figure(f"{key}/moves", round(move.rate, 1)))
+        if move.cpu_ms is not None:
+            figures.append(history.Figure(f"{key}/cpu-per-move", round(move.cpu_ms, 3)))
+        if item.trips:
+            trips = sum(round_trips(item, role)[0] for role, _ in ROLES)
+            per = 1000 / move.count
+            figures += [
+                history.Figure(f"{key}/round-trips-per-move", round(trips / move.count, 2)),
+                history.Figure(f"{key}/lock-wait-ms", round(lock_waits(item.backends) * per, 3)),
+                history.Figure(
+                    f"{key}/wal-flush-ms", round(commit_flushes(item.backends) * per, 3)
+                ),
+            ]
     return figures
 
 
@@ -265,6 +526,57 @@ def report(measured: list[Measured]) -> None:
         )
 
 
+ROLES = (
+    ("press", "the press's own task"),
+    ("background", "background work after it (publishing, kept tokens, timers)"),
+)
+
+
+def lock_waits(backends: dict[str, float]) -> float:
+    return sum(seconds for state, seconds in backends.items() if state.startswith("Lock:"))
+
+
+def commit_flushes(backends: dict[str, float]) -> float:
+    return sum(seconds for state, seconds in backends.items() if state.startswith("IO:WAL"))
+
+
+def round_trips(item: Measured, role: str) -> tuple[int, float]:
+    """A role's round trips and seconds waiting on them (no pool waits)."""
+    rows = [value for (who, what), value in item.trips.items() if who == role and what != POOL_WAIT]
+    return sum(count for count, _ in rows), sum(seconds for _, seconds in rows)
+
+
+def report_time(item: Measured) -> None:
+    """Where the moves' time went, per move: the bot's round trips by whose and what they
+    were, the waits for a pooled connection, and PostgreSQL's backends."""
+    move = item.move
+    if move is None or not item.trips:
+        return
+    per = 1000 / move.count
+    print(f"{item.configuration.label}: where a move's time goes (per move, all processes)")
+    for role, label in ROLES:
+        count, seconds = round_trips(item, role)
+        print(f"  {label}: {count / move.count:.2f} round trips, {seconds * per:.2f} ms in them")
+        rows = sorted(
+            ((what, value) for (who, what), value in item.trips.items() if who == role),
+            key=lambda row: -row[1][1],
+        )
+        for what, (count, seconds) in rows:
+            print(
+                f"    {what:<44} {count / move.count:5.2f} x {seconds / count * 1000:6.2f} ms"
+                f" = {seconds * per:6.2f} ms"
+            )
+    states = sorted(item.backends.items(), key=lambda row: -row[1])
+    print(
+        f"  PostgreSQL's backends (pg_stat_activity every {SAMPLE_INTERVAL * 1000:.0f} ms,"
+        f" {item.backend_samples} samples), backend-ms per move:"
+        f" waiting on row locks {lock_waits(item.backends) * per:.3f},"
+        f" flushing WAL (commits) {commit_flushes(item.backends) * per:.3f}"
+    )
+    for state, seconds in states:
+        print(f"    {state:<44} {seconds * per:6.3f} ms")
+
+
 async def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     wanted = [c for c in CONFIGURATIONS if c.key in args.only.split(",")]
@@ -281,6 +593,9 @@ async def main(args: argparse.Namespace) -> int:
             print("  " + result.move.line("(b)"))
         measured.append(result)
     report(measured)
+    print()
+    for item in measured:
+        report_time(item)
     print()
     for item in measured:
         if item.move is not None:
@@ -319,7 +634,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        port, token, guild, database, shards = sys.argv[2:7]
-        asyncio.run(child_main(int(port), token, int(guild), database, shards))
+        port, token, guild, database, shards, trips_directory = sys.argv[2:8]
+        asyncio.run(child_main(int(port), token, int(guild), database, shards, trips_directory))
     else:
         sys.exit(asyncio.run(main(parse(sys.argv[1:]))))
