@@ -151,6 +151,7 @@ async def session_of(bot: DiceBot, service: TournamentService, message_id: int):
     return await bot.sessions.require(row["id"])
 
 
+@pytest.mark.machine_speed("a whole event, its presses milliseconds apart")
 async def test_six_players_single_elimination_with_two_byes_a_time_loss_a_removal_and_a_restart(
     bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
 ) -> None:
@@ -301,6 +302,7 @@ async def test_a_match_not_started_in_time_is_lost(
     assert [row["reason"] for row in rows] == ["time", "time"]
 
 
+@pytest.mark.machine_speed("a whole event, its presses milliseconds apart")
 async def test_seven_players_swiss_with_a_time_loss_a_removal_a_restart_then_the_list(
     bot_factory: BotHarness, fake_discord: FakeDiscord, guild: FakeGuild, clock: ManualClock
 ) -> None:
