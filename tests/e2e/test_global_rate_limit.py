@@ -58,10 +58,10 @@ async def test_timers_due_at_a_restart_are_shown_within_discord_s_limits(
     for duel in duels:
         await duel.wait_round(1)
     await bot_factory.stop()
-    fake_discord.rate_limits = RateLimits(fake_discord)  # Discord's limits again
-    # A bot takes seconds to start again: the windows its requests before stopping used up
-    # (a second for the global limit, 5 s for opening DMs) are over by then.
-    await asyncio.sleep(5.0)
+    # Discord's limits again, their windows empty: a bot takes seconds to start again, and
+    # the windows its requests before stopping used up (a second for the global limit, 5 s
+    # for opening DMs) are over by then. (Fresh windows: no need to wait them out.)
+    fake_discord.rate_limits = RateLimits(fake_discord)
     clock.advance(121)  # the round warnings are due (60 s before the round's 180 s)
     clock.advance(300 - 121 + 1)  # ... and every challenge has expired
 
