@@ -232,8 +232,15 @@ class KnucklebonesMoveScenario(Measured):
         board = challenge.message
         if board is None or challenge.ephemeral:
             raise ScenarioUnavailable(f"the challenge was not posted: {challenge!r}")
-        await opponent.click(board, "Accept")
         assert self.fake is not None
+        # On a busy machine the bot defers the command's answer and edits its buttons in
+        # after: Accept is pressed once it is there.
+        await self.fake.wait_for(
+            lambda: any(b.get("label") == "Accept" for b in board.buttons()),
+            timeout=10,
+            what=f"the challenge to show Accept: {board.text()[:200]!r}",
+        )
+        await opponent.click(board, "Accept")
         await self.fake.wait_for(
             lambda: _board_columns(board),
             timeout=10,
