@@ -229,6 +229,14 @@ async def seed_one(fake: FakeDiscord, world: World, game: Game) -> None:
         raise SeedingFailed(f"{game.kind.name} was refused: {outcome.text()[:200]!r}")
     world.record(game, outcome.message)
     if game.kind.press is not None:
+        # On a busy machine the bot defers the command's answer and edits its buttons in
+        # after: they are pressed once they are there.
+        message, label = outcome.message, game.kind.press
+        await fake.wait_for(
+            lambda: any(b.get("label") == label for b in message.buttons()),
+            timeout=60,
+            what=f"{game.kind.name} to show {label}: {message.text()[:200]!r}",
+        )
         for player in others:
             pressed = await player.click(outcome.message, game.kind.press)
             if pressed.ephemeral:
