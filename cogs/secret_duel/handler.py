@@ -290,7 +290,11 @@ class SecretDuelHandler(Generic[StateT]):
         else:
             title = _(self.rules.round_texts.over_title).format(game=game, round=number(round_no))
             lines.append("")
-            lines.append(_(self.rules.round_texts.next_controls))
+            if session.reach == "interaction":
+                # No DMs between friends: the next controls are the button's.
+                lines.append(_("Your next choice: press **Make your move** on the game message."))
+            else:
+                lines.append(_(self.rules.round_texts.next_controls))
         embed = discord.Embed(
             title=clip(title, 256),
             description="\n".join(lines).strip()[:4096],

@@ -283,11 +283,15 @@ async def test_diceman_between_friends(
         assert "Locked in" in await diceman_lock(alice, alice_controls, ALICE_PICK)
         assert "🔒 Locked in" in duel.board.text() or duel.round() == number
         bob_controls = await make_your_move(duel, bob)
-        await diceman_lock(bob, bob_controls, BOB_PICK)
+        note = await diceman_lock(bob, bob_controls, BOB_PICK)
         # The reveal is an edit of the game message through a kept token.
         await fake_discord.wait_for(
             lambda n=number: duel.over() or duel.round() == n + 1, what="the reveal"
         )
+        # Bob's lock-in ended the round: his controls became its reveal, and say where
+        # the next ones are (no DM between friends).
+        next_controls = "Your next choice: press **Make your move** on the game message."
+        assert duel.over() or next_controls in note, note
         if duel.over():
             break
         number += 1
@@ -616,7 +620,6 @@ async def test_a_classic_dimension_duel_between_friends(
     assert result["guild_id"] == FRIENDS_LADDER and result["reason"] == "normal"
 
 
-@pytest.mark.runs_long
 @pytest.mark.postgres_only
 async def test_another_process_shows_a_friends_game_through_the_stored_token(
     cluster: Cluster, sharded_fake: FakeDiscord
