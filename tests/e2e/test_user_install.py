@@ -696,3 +696,34 @@ async def test_no_game_where_the_players_app_may_only_answer_them_alone(
             "Play in a DM or a group DM, or ask its admins to allow external apps."
         )
     assert await bot.db.fetch_all("SELECT id FROM sessions") == []
+
+
+async def test_a_choice_between_friends_stays_secret_until_the_reveal(
+    bot_factory: BotHarness, fake_discord: FakeDiscord, place: Place
+) -> None:
+    """Alice locks in first: until Bob does, nothing anyone else can see names her dice:
+    no version of the game message, no message to Bob, no other message in the channel
+    (her choice is in her own ephemeral controls only); the reveal then shows it."""
+    bot_factory.options["settings"] = GLOBAL
+    await bot_factory.start()
+    channel, alice, bob = place.channel, place.first, place.second
+    challenge = await alice.slash("diceman challenge", channel=channel, opponent=bob)
+    assert challenge.message is not None
+    duel = Duel(fake_discord, challenge.message, "dm")
+    await bob.click(duel.board, "Accept")
+    await duel.wait_round(1)
+    picked = ("Priority", "Sword")  # Alice's pick, as its texts name it
+    board_versions = len(duel.board.history)
+    controls = await make_your_move(duel, alice)
+    note = await diceman_lock(alice, controls, ALICE_PICK)
+    assert all(name in note for name in picked)  # her own note names her choice
+    await duel.wait_text("Locked in")
+    seen_by_others = [version.text for version in duel.board.history[board_versions:]]
+    seen_by_others += [m.text() for m in channel.messages() if m.id != duel.board.id]
+    seen_by_others += [m.text() for m in bob.ephemerals()]
+    assert seen_by_others and not any(name in text for text in seen_by_others for name in picked)
+    await diceman_lock(bob, await make_your_move(duel, bob), BOB_PICK)
+    await fake_discord.wait_for(
+        lambda: duel.over() or duel.round() == 2, what="the reveal of round 1"
+    )
+    assert all(name in duel.board.text() for name in picked)
