@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from duel_support import Duel, diceman_lock, duel_lock
 from fakediscord import FakeDiscord, FakeGuild, FakeMessage, Player
 from replay_support import HEADER, navigation, open_replay, press, step_of
@@ -112,6 +113,7 @@ async def step_through(viewer: Player, board: FakeMessage, seen: list[Board]) ->
     return replay
 
 
+@pytest.mark.machine_speed("whole duels, their presses milliseconds apart")
 async def test_a_diceman_replay_shows_each_step_and_no_pick_before_its_reveal(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,
@@ -148,6 +150,7 @@ async def test_a_diceman_replay_shows_each_step_and_no_pick_before_its_reveal(
     assert " wins!**" in replay.content
 
 
+@pytest.mark.machine_speed("whole duels, their presses milliseconds apart")
 async def test_a_dimension_duel_replay_shows_each_step_and_no_choice_before_its_reveal(
     running_bot: DiceBot,
     fake_discord: FakeDiscord,
@@ -219,6 +222,7 @@ async def play_the_ai(fake: FakeDiscord, duel: Duel, alice: Player) -> list[Boar
         assert number < 40
 
 
+@pytest.mark.machine_speed("whole duels, their presses milliseconds apart")
 async def test_duels_against_the_ai_and_their_rematch_replay_as_played(
     running_bot: DiceBot, fake_discord: FakeDiscord, guild: FakeGuild, alice: Player
 ) -> None:

@@ -380,6 +380,7 @@ async def test_the_house_is_pinged_each_round_and_the_old_ping_goes(
 # -- leaving and stopping ---------------------------------------------------------------------
 
 
+@pytest.mark.machine_speed("a table of six, its presses milliseconds apart")
 async def test_leaving_keeps_points_and_the_game_ends_below_five(
     running_bot, fake_discord, make_member
 ) -> None:
