@@ -78,7 +78,7 @@ async def _playing_state(
         raise IllegalMove("That game has not started yet.")
     state, ui = parsed
     if round_no is not None:
-        handler.check_round(state, round_no)
+        handler.check_round(state, round_no, by_dm=session.reach == "member")
     if seat not in handler.rules.waiting_for(state):
         raise IllegalMove(handler.already_locked_text())
     return session, state, ui, seat

@@ -40,6 +40,8 @@ class RoundTexts:
     next_controls: str
     not_begun: str
     stale: str
+    # Where the bot is no member, secret controls never come by DM.
+    stale_without_dm: str
     already_locked: str
     time_left: str
     warning: str
@@ -57,6 +59,10 @@ ROUND_TEXTS: dict[str, RoundTexts] = {
             "That press is for round {requested}, which is over: this is round "
             "{current}. Use your latest DM or the **Make your move** button on the game "
             "message."
+        ),
+        stale_without_dm=N_(
+            "That press is for round {requested}, which is over: this is round "
+            "{current}. Use the **Make your move** button on the game message."
         ),
         already_locked=N_(
             "You're already locked in for this round: a choice is final. Wait for your "
@@ -80,6 +86,10 @@ ROUND_TEXTS: dict[str, RoundTexts] = {
             "That press is for turn {requested}, which is over: this is turn "
             "{current}. Use your latest DM or the **Make your move** button on the game "
             "message."
+        ),
+        stale_without_dm=N_(
+            "That press is for turn {requested}, which is over: this is turn "
+            "{current}. Use the **Make your move** button on the game message."
         ),
         already_locked=N_(
             "You're already locked in for this turn: a choice is final. Wait for your "

@@ -79,9 +79,9 @@ class SecretDuelHandler(Generic[StateT]):
         """The engine state and ui of a started game; None while pending or setting up."""
         return self.moves.parse(session)
 
-    def check_round(self, state: StateT, requested: object) -> int:
+    def check_round(self, state: StateT, requested: object, *, by_dm: bool = True) -> int:
         """The current round, if ``requested`` is it; StaleControl / IllegalMove if not."""
-        return self.moves.check_round(state, requested)
+        return self.moves.check_round(state, requested, by_dm=by_dm)
 
     def already_locked_text(self) -> str:
         """The English template of "already locked in" (an IllegalMove's message id)."""

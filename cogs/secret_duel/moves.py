@@ -255,14 +255,17 @@ class SecretDuelMoves(Generic[StateT]):
             raise NotYourGame()
         return seat
 
-    def check_round(self, state: StateT, requested: object) -> int:
+    def check_round(self, state: StateT, requested: object, *, by_dm: bool = True) -> int:
+        """The current round, if ``requested`` is it; StaleControl / IllegalMove if not
+        (``by_dm``: whether the players' controls come by DM, as the refusal says)."""
         current = self.rules.round_of(state)
         if requested != current:
             texts = self.rules.round_texts
             if isinstance(requested, int) and requested > current:
                 raise IllegalMove(texts.not_begun, {"requested": requested})
             shown = number(requested) if isinstance(requested, int) else str(requested)
-            raise StaleControl(_(texts.stale).format(requested=shown, current=number(current)))
+            stale = texts.stale if by_dm else texts.stale_without_dm
+            raise StaleControl(_(stale).format(requested=shown, current=number(current)))
         return current
 
     def already_locked_text(self) -> str:
@@ -271,7 +274,7 @@ class SecretDuelMoves(Generic[StateT]):
 
     def _lock(self, ctx: StepContext, state: StateT, ui: UiState, action: dict[str, Any]) -> Step:
         seat = self._seat(ctx)
-        self.check_round(state, action.get("round"))
+        self.check_round(state, action.get("round"), by_dm=ctx.session.reach == "member")
         if seat not in self.rules.waiting_for(state):
             raise IllegalMove(self.already_locked_text())
         choice = action.get("choice")

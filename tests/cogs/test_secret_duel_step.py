@@ -135,6 +135,28 @@ def test_a_lock_in_is_final_and_checked() -> None:
         lock(h, s, ALICE, {"dice": ["priority", "shield"]})
 
 
+def test_a_stale_lock_in_says_where_the_current_controls_are() -> None:
+    """A lock-in from controls of a round that is over: in a server the next controls came
+    by DM; between friends (reached through interactions only) never by DM."""
+    h, s = handler(), accepted()
+    s = advance(s, lock(h, s, ALICE, {"dice": ["priority", "sword"]}))
+    s = advance(s, lock(h, s, BOB, {"dice": ["magic", "shield"]}))
+    with pytest.raises(StaleControl) as in_server:
+        lock(h, s, ALICE, {"dice": ["magic", "sword"]}, rnd=1)
+    assert str(in_server.value) == (
+        "That press is for round 1, which is over: this is round 2. Use your latest DM or "
+        "the **Make your move** button on the game message."
+    )
+    friends = replace(s, reach="interaction")
+    with pytest.raises(StaleControl) as between_friends:
+        lock(h, friends, ALICE, {"dice": ["magic", "sword"]}, rnd=1)
+    assert str(between_friends.value) == (
+        "That press is for round 1, which is over: this is round 2. Use the **Make your "
+        "move** button on the game message."
+    )
+    assert "DM" not in str(between_friends.value)
+
+
 def test_both_locked_in_reveals_records_the_picks_and_restarts_the_timers() -> None:
     h, s = handler(), accepted()
     s = advance(s, lock(h, s, ALICE, {"dice": ["priority", "sword"]}))
