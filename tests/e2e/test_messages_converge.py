@@ -227,8 +227,9 @@ async def test_a_repair_a_stopped_process_was_retrying_is_taken_up_at_once_by_th
     started = time.monotonic()
     await bot_factory.restart()  # a clean stop, a new process at once (same game clock)
     await fake_discord.wait_for(lambda: board_turn(board) == 2, what="the next process's repair")
-    # The stop did not wait out the failed edit's back-off either.
-    assert time.monotonic() - started < 3
+    # Nor did the stop wait for the failed edit's retry: well under its ceiling, a minute
+    # (a restart alone takes seconds on a busy machine: 6 s in a parallel run of the suite).
+    assert time.monotonic() - started < 15
 
 
 async def test_a_press_on_a_board_that_is_behind_brings_it_up_to_date(
