@@ -38,7 +38,6 @@ from bot.storage.publication import PublicationStore
 from bot.ui.answers import Watchdogs, answer_for, press_on_interaction_game
 from bot.ui.challenges import ChallengeButton
 from bot.ui.command_rules import check_tree
-from bot.ui.delivery import NoLiveToken
 from bot.ui.identify import IdentifyGate
 from bot.ui.landing import Landings
 from bot.ui.languages import CommandTranslator, LanguageBook, enter_interaction
@@ -46,6 +45,7 @@ from bot.ui.publishing import Publisher
 from bot.ui.rematch import PlayOnButton
 from bot.ui.replay import ReplayButton, ReplayPick, ReplayStepButton
 from bot.ui.replies import DM_CLOSED, InvalidOption, report_error
+from bot.ui.token_delivery import TokenDelivery
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +80,6 @@ GLOBAL_REQUESTS = 45
 GLOBAL_WINDOW_SECONDS = 1.25
 # The interaction endpoints: an interaction's callback, and its token's follow-ups.
 INTERACTION_PATHS = ("/interactions/", "/webhooks/")
-# What Discord answers a webhook request whose interaction token is dead or unknown.
-INVALID_WEBHOOK_TOKEN = 50027
-UNKNOWN_WEBHOOK = 10015
-# A token of an app a user's install alone authorizes takes five follow-ups, no more: it
-# still edits, but posts nothing new until a press brings another.
-MAX_FOLLOWUP_MESSAGES = 40094
 
 
 class GlobalPace:
@@ -282,7 +276,9 @@ class DiceBot(commands.AutoShardedBot):
         self.languages = LanguageBook(self.db, self.clock)
         # The kept interaction tokens of games the bot reaches only through interactions.
         self.tokens = InteractionTokens(self.db, self.clock)
-        self._token_tasks: set[asyncio.Task[None]] = set()
+        self.token_delivery = TokenDelivery(
+            self, self.tokens, lambda session_id: self.publisher.request(session_id)
+        )
         # The ids of the slash commands, for the command mentions texts hold
         # (bot.model.command_mentions): from the sync, or read from Discord.
         self.command_ids = CommandIds()
@@ -419,7 +415,7 @@ class DiceBot(commands.AutoShardedBot):
                 log.debug("stale or unknown component %r", custom_id[:100])
                 await self._answer_stale(interaction)
             elif press_on_interaction_game(interaction):
-                self._keep_token_when_answered(interaction, custom_id)
+                self.token_delivery.keep_when_answered(interaction, custom_id)
         elif interaction.type == discord.InteractionType.modal_submit:
             enter_interaction(interaction)
             custom_id = _custom_id(interaction)
@@ -432,46 +428,6 @@ class DiceBot(commands.AutoShardedBot):
                         await report_error(interaction, error)
                     return
             await self._answer_stale(interaction)
-
-    def _keep_token_when_answered(self, interaction: discord.Interaction, custom_id: str) -> None:
-        """A press where the bot is not a member: once it is answered on the message it was
-        on (an update or a deferred update, so the token's messages include it), keep its
-        token for the session its custom id names, if that message is the session's public
-        message. The game is then shown through it until a newer press brings another."""
-        parts = custom_id.split(":")
-        message = interaction.message
-        if len(parts) < 2 or not parts[1].isdigit() or message is None:
-            return
-        session_id, message_id = int(parts[1]), message.id
-        answer = answer_for(interaction)
-
-        def answered() -> None:
-            if not answer.on_message:
-                return
-            task = asyncio.create_task(
-                self._keep_token(interaction, session_id, message_id), name="dicebot-keep-token"
-            )
-            self._token_tasks.add(task)
-            task.add_done_callback(self._token_tasks.discard)
-
-        answer.when_answered(answered)
-
-    async def _keep_token(
-        self, interaction: discord.Interaction, session_id: int, message_id: int
-    ) -> None:
-        try:
-            kept = await self.tokens.keep(
-                session_id,
-                interaction.token,
-                interaction.created_at.timestamp(),
-                message_id=message_id,
-            )
-        except StorageUnavailable as error:
-            log.info("session %s: a press's token was not kept (%s)", session_id, error)
-            return
-        if kept:
-            # Whatever waited for a token (a timer's move, the AI's) is shown now.
-            self.publisher.request(session_id)
 
     async def _answer_stale(self, interaction: discord.Interaction) -> None:
         enter_interaction(interaction)
@@ -513,8 +469,7 @@ class DiceBot(commands.AutoShardedBot):
             return
         if session.reach == "interaction":
             # No channel route where the bot is not a member: the kept token's webhook.
-            message_id = session.message_id
-            await self._through_token(session, lambda hook: hook.edit_message(message_id, **fields))
+            await self.token_delivery.edit(session, **fields)
             return
         message = self.get_partial_messageable(session.channel_id).get_partial_message(
             session.message_id
@@ -530,34 +485,7 @@ class DiceBot(commands.AutoShardedBot):
         """Post a game's message afresh through its kept token (a follow-up of that token's
         interaction), for a game reached through interactions whose message was deleted.
         Raises NoLiveToken without one."""
-        return await self._through_token(session, lambda hook: hook.send(wait=True, **fields))
-
-    async def _through_token(
-        self, session: Session, call: Callable[[discord.Webhook], Awaitable[Any]]
-    ) -> Any:
-        """``call`` with the webhook of the session's kept interaction token. A token Discord
-        no longer takes (401 Invalid Webhook Token, 404 Unknown Webhook) is forgotten, and
-        NoLiveToken raised, as when there is none."""
-        token = await self.tokens.live(session.id)
-        if token is None or self.application_id is None:
-            raise NoLiveToken()
-        hook = discord.Webhook.partial(self.application_id, token, client=self)
-        try:
-            return await call(hook)
-        except discord.HTTPException as error:
-            if error.code == MAX_FOLLOWUP_MESSAGES:
-                log.info("session %s: its kept token posted all it may", session.id)
-                raise NoLiveToken() from None
-            if error.code not in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK):
-                raise
-            log.info(
-                "session %s: Discord refused its kept token (HTTP %s, code %s)",
-                session.id,
-                error.status,
-                error.code,
-            )
-            await self.tokens.forget(session.id, token)
-            raise NoLiveToken() from None
+        return await self.token_delivery.post(session, **fields)
 
     async def ping_under_game(
         self, session: Session, user_id: int, text: str
@@ -567,14 +495,7 @@ class DiceBot(commands.AutoShardedBot):
         gets it as a follow-up of its kept token; None when it has no live one."""
         mentions = discord.AllowedMentions(users=[discord.Object(user_id)], replied_user=False)
         if session.reach == "interaction":
-            try:
-                sent: discord.Message = await self._through_token(
-                    session, lambda hook: hook.send(text, wait=True, allowed_mentions=mentions)
-                )
-            except NoLiveToken:
-                log.debug("session %s: no live token for a ping", session.id)
-                return None
-            return sent
+            return await self.token_delivery.ping(session, text, mentions)
         channel = self.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         if session.message_id is None:
             return await channel.send(text, allowed_mentions=mentions)
@@ -650,8 +571,7 @@ class DiceBot(commands.AutoShardedBot):
         self._watchdogs.cancel()
         await self._wait_for_handlers()
         await self.publisher.close()
-        if self._token_tasks:
-            await asyncio.wait(self._token_tasks, timeout=SHUTDOWN_GRACE_SECONDS)
+        await self.token_delivery.settle(SHUTDOWN_GRACE_SECONDS)
         await self.landings.close()
         await self.languages.close()
         await super().close()
