@@ -114,6 +114,16 @@ def known_error_message(error: BaseException) -> str | None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the player what went wrong; log real bugs with a reference id they also see."""
+    if interaction.client.is_closed():
+        # The bot stopped while this was handled (past the shutdown's grace): its HTTP
+        # session is gone, so the failure is the stop's, not a bug, and nothing can be
+        # answered now. What it committed shows when the bot is back (the publisher).
+        log.warning(
+            "interaction %s was not answered: the bot stopped while handling it (%s)",
+            interaction.id,
+            type(error).__name__,
+        )
+        return
     if isinstance(error, WrongMessage):
         # The link to the game's message only for a press from the game's own server.
         message: str | None = error.text_for(interaction.guild_id)
