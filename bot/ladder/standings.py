@@ -59,8 +59,32 @@ def message_link(guild_id: int, channel_id: int, message_id: int | None) -> str 
     return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
+class RecordFigures:
+    """What a record's counts give (a server's standing and a lifetime record alike)."""
+
+    wins: int
+    games: int
+    ai_wins: int
+    ai_losses: int
+    ai_draws: int
+    score_total: int
+    scored_games: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return None if self.games == 0 else self.wins / self.games
+
+    @property
+    def ai_games(self) -> int:
+        return self.ai_wins + self.ai_losses + self.ai_draws
+
+    @property
+    def average_score(self) -> float | None:
+        return None if self.scored_games == 0 else self.score_total / self.scored_games
+
+
 @dataclass(frozen=True)
-class Standing:
+class Standing(RecordFigures):
     """One player's record in one game on one server: lifetime in ``/stats``; on a
     leaderboard, the season's (the AI record and score averages stay lifetime)."""
 
@@ -85,18 +109,6 @@ class Standing:
     @classmethod
     def from_row(cls, row: stored.StandingRow) -> Standing:
         return cls(**row._asdict())
-
-    @property
-    def win_rate(self) -> float | None:
-        return None if self.games == 0 else self.wins / self.games
-
-    @property
-    def ai_games(self) -> int:
-        return self.ai_wins + self.ai_losses + self.ai_draws
-
-    @property
-    def average_score(self) -> float | None:
-        return None if self.scored_games == 0 else self.score_total / self.scored_games
 
 
 @dataclass(frozen=True)
@@ -329,7 +341,7 @@ class Record:
 
 
 @dataclass(frozen=True)
-class LifetimeGame:
+class LifetimeGame(RecordFigures):
     """One player's record in one game everywhere: every server and their games with
     friends. No rating or rank (each server ranks its own) and no streak (a streak runs
     in one place)."""
@@ -346,18 +358,6 @@ class LifetimeGame:
     scored_games: int
     with_friends: Record  # the part of wins/losses/draws played with friends
     favourite: Favourite | None
-
-    @property
-    def win_rate(self) -> float | None:
-        return None if self.games == 0 else self.wins / self.games
-
-    @property
-    def ai_games(self) -> int:
-        return self.ai_wins + self.ai_losses + self.ai_draws
-
-    @property
-    def average_score(self) -> float | None:
-        return None if self.scored_games == 0 else self.score_total / self.scored_games
 
 
 @dataclass(frozen=True)
