@@ -37,7 +37,7 @@ from bot.storage import StorageUnavailable, database_for
 from bot.storage.publication import PublicationStore
 from bot.ui.answers import Watchdogs, answer_for, press_on_interaction_game
 from bot.ui.challenges import ChallengeButton
-from bot.ui.command_rules import check_tree
+from bot.ui.command_rules import check_payload, sync_payload
 from bot.ui.identify import IdentifyGate
 from bot.ui.landing import Landings
 from bot.ui.languages import CommandTranslator, LanguageBook, enter_interaction
@@ -66,8 +66,9 @@ HANDLER_TASK_PREFIXES = (
 )
 SHUTDOWN_GRACE_SECONDS = 5.0
 DM_CHANNEL_CACHE_SIZE = 10_000
-# At start-up, how long to wait for the picture worker to warm up before going online.
-PICTURE_WARM_UP_SECONDS = 15.0
+# At start-up, how long the timers wait for the command sync (their texts mention commands)
+# before starting without it: a sync held up by a rate limit must not hold up the games.
+TIMERS_WAIT_FOR_SYNC_SECONDS = 5.0
 # A process that does not sync reads the command ids from Discord: at start, then again
 # while some are missing (the process that syncs may not have synced yet), after these
 # pauses, the last repeated (a new command in a rolling deploy shows up within minutes).
@@ -283,6 +284,8 @@ class DiceBot(commands.AutoShardedBot):
         # (bot.model.command_mentions): from the sync, or read from Discord.
         self.command_ids = CommandIds()
         self._command_reader: asyncio.Task[None] | None = None
+        self._command_sync: asyncio.Task[None] | None = None
+        self._timers_start: asyncio.Task[None] | None = None
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -293,30 +296,56 @@ class DiceBot(commands.AutoShardedBot):
         applied = await self.db.migrate()
         if applied:
             log.info("applied database migrations %s", applied)
+        # The picture helper the cogs start warms up meanwhile, in its own process: not
+        # waited for (a second or so). A press that finds it still warming waits for it,
+        # and the answer's watchdog defers the answer if that takes too long.
         await self.load_commands()
-        # The cogs asked the picture worker to warm up: let it finish before the first
-        # press can arrive (a cold helper process takes a second or two to start).
-        await picture_worker.warmed(at_most=PICTURE_WARM_UP_SECONDS)
         # Before anything else moves: game messages a crash or an outage left behind.
         await self.publisher.start()
-        self.deadlines.start()
         if self.settings.shard_count is not None:
             self.identify_gate = IdentifyGate(self.db, max_concurrency=await self._concurrency())
         if self.settings.syncs_commands():
-            # With several processes, the one that runs shard 0 syncs for all of them.
-            await self.sync_commands()
+            # With several processes, the one that runs shard 0 syncs for all of them. The
+            # sync (a REST request or two) runs while the gateway connects, which takes
+            # longer: ``connect`` stops the start if it fails, as if it had come first.
+            self._command_sync = asyncio.create_task(
+                self.sync_commands(), name="dicebot-command-sync"
+            )
+            self._timers_start = asyncio.create_task(
+                self._start_timers_after(self._command_sync), name="dicebot-timers-start"
+            )
         else:
+            self.deadlines.start()
             # The others read the ids it got, in the background: a text mentions a command
             # once its id is known, and names it in backticks until then.
             self._command_reader = asyncio.create_task(
                 self.read_command_ids(), name="dicebot-command-ids"
             )
 
+    async def _start_timers_after(self, sync: asyncio.Task[None]) -> None:
+        """Timers due while the bot was down write texts that mention commands: they start
+        once the sync has told their ids (or after TIMERS_WAIT_FOR_SYNC_SECONDS)."""
+        await asyncio.wait({sync}, timeout=TIMERS_WAIT_FOR_SYNC_SECONDS)
+        self.deadlines.start()
+
     async def connect(self, *, reconnect: bool = True) -> None:
         # Every gateway event's task descends from this one, which is not always the task
         # that ran setup_hook (the service logs in and connects in different tasks).
         bind_command_ids(self.command_ids)
-        await super().connect(reconnect=reconnect)
+        sync = self._command_sync
+        if sync is None:
+            await super().connect(reconnect=reconnect)
+            return
+        gateway = asyncio.create_task(super().connect(reconnect=reconnect), name="dicebot-gateway")
+        try:
+            await asyncio.wait({gateway, sync}, return_when=asyncio.FIRST_COMPLETED)
+            if sync.done() and not gateway.done():
+                sync.result()  # a refused sync stops the start (bot.service says why)
+            await gateway
+        finally:
+            if not gateway.done():
+                gateway.cancel()
+                await asyncio.wait({gateway})
 
     async def load_commands(self) -> None:
         """The catalogs, the command translator, the components and every cog: the command
@@ -357,13 +386,37 @@ class DiceBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         # Discord refuses the whole sync for one broken rule: say which, before sending it.
-        await check_tree(self.tree, guild=guild)
-        synced = await self.tree.sync(guild=guild)
+        # The body checked is the body sent (tree.sync would translate all of it again).
+        payload = await sync_payload(self.tree, guild=guild)
+        check_payload(payload)
+        synced = await self._upload_commands(payload, guild)
         self.command_ids.learn(chat_command_ids(synced))
         if guild is not None:
             log.info("synced %d commands to the dev guild", len(synced))
         else:
             log.info("synced %d commands globally", len(synced))
+
+    async def _upload_commands(
+        self, payload: list[dict[str, Any]], guild: discord.Object | None
+    ) -> list[app_commands.AppCommand]:
+        """What ``tree.sync`` does with its body, given the body: one bulk overwrite."""
+        if self.application_id is None:
+            raise app_commands.MissingApplicationID
+        try:
+            if guild is None:
+                data = await self.http.bulk_upsert_global_commands(
+                    self.application_id, payload=payload
+                )
+            else:
+                data = await self.http.bulk_upsert_guild_commands(
+                    self.application_id, guild.id, payload=payload
+                )
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                commands = self.tree.get_commands(guild=guild)
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [app_commands.AppCommand(data=entry, state=self._connection) for entry in data]
 
     async def read_command_ids(self) -> None:
         """Learn the commands' ids from Discord (the ones the syncing process registered),
@@ -564,9 +617,14 @@ class DiceBot(commands.AutoShardedBot):
         # Order matters: stop the timers, let interactions already being handled finish
         # their transaction and their answer (they need the HTTP session and the
         # database), then close Discord, then the database.
-        if self._command_reader is not None:
-            self._command_reader.cancel()
-            await asyncio.gather(self._command_reader, return_exceptions=True)
+        starting = [
+            task
+            for task in (self._command_reader, self._command_sync, self._timers_start)
+            if task is not None
+        ]
+        for task in starting:
+            task.cancel()
+        await asyncio.gather(*starting, return_exceptions=True)
         await self.deadlines.stop()
         self._watchdogs.cancel()
         await self._wait_for_handlers()

@@ -26,7 +26,6 @@ import contextlib
 import contextvars
 import functools
 import gettext as gettext_module
-import io
 import math
 import os
 import re
@@ -39,7 +38,6 @@ from babel import Locale as BabelLocale
 from babel import numbers as babel_numbers
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALES_DIR = Path(__file__).with_name("locales")
@@ -214,15 +212,41 @@ def read_catalog(language: str) -> Catalog:
     return merged
 
 
+class CatalogTranslations(gettext_module.GNUTranslations):
+    """Python's gettext over a Babel catalog, filled straight from it: what Babel's
+    ``write_mo`` and ``GNUTranslations`` reading the ``.mo`` back would hold (the
+    repository keeps only the ``.po`` sources translators edit), without the round trip,
+    which took half of loading the catalogs at every start."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__()  # no file to parse: the fields _parse would set come next
+        self._info: dict[str, str] = {}
+        self._charset = "utf-8"
+        self.plural = gettext_module.c2py(catalog.plural_expr)
+        entries: dict[str | tuple[str, int], str] = {}
+        for message in catalog:
+            if not message.id or not message.string or message.fuzzy:
+                continue
+            prefix = f"{message.context}{CONTEXT_SEPARATOR}" if message.context else ""
+            if isinstance(message.id, tuple | list):
+                singular = prefix + message.id[0]
+                for index, text in enumerate(message.string):
+                    # As write_mo does: a form left empty reads as the English one.
+                    entries[(singular, index)] = text or message.id[min(index, 1)]
+            else:
+                entries[prefix + message.id] = str(message.string)
+        self._catalog = entries
+
+
+# gettext's separator between a message's context and its id (GNUTranslations.CONTEXT).
+CONTEXT_SEPARATOR = "\x04"
+
+
 @cache
 def _translations(language: str) -> gettext_module.NullTranslations:
     if language == ENGLISH or language not in LANGUAGES:
         return gettext_module.NullTranslations()
-    # Compiled in memory: the repository keeps only the .po sources translators edit.
-    buffer = io.BytesIO()
-    write_mo(buffer, read_catalog(language))
-    buffer.seek(0)
-    return gettext_module.GNUTranslations(buffer)
+    return CatalogTranslations(read_catalog(language))
 
 
 def load_all() -> None:

@@ -23,9 +23,19 @@ from pydantic import SecretStr
 from bot.app import DiceBot, create_bot
 from bot.config import Settings
 from bot.model.clock import ManualClock
+from bot.pictures import worker as picture_worker
 from bot.pictures.worker import usable_cpus
 
 BOT_SEED = 1234
+# A bot goes online without waiting for its picture helper to warm up (bot.app): tests that
+# press at once wait for it, as a player arriving a second after a restart would not.
+PICTURE_WARM_UP_SECONDS = 30.0
+
+
+async def warm_pictures() -> None:
+    await picture_worker.warmed(at_most=PICTURE_WARM_UP_SECONDS)
+
+
 POSTGRES_SKIPPED = pytest.StashKey[tuple[int, str | None]]()
 
 
@@ -203,7 +213,7 @@ async def bot_factory(
             guild_ready_timeout=0.05,
         )
 
-    harness = BotHarness(fake_discord, make)
+    harness = BotHarness(fake_discord, make, settle=warm_pictures)
     yield harness
     leftovers = await harness.stop()
     if leftovers:

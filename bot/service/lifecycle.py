@@ -216,9 +216,9 @@ async def _start(bot: DiceBot, token: str) -> None:
             if bot.application is None:
                 # Still waiting for Discord's first answers.
                 raise DiscordTimeout(REACH_TIMEOUT_SECONDS)
-            # Past this point login is our own set-up (migrations, command sync), which may
-            # wait on a rate limit: no limit, but the host hears why it takes a while.
-            log.info("logged in as %s; still setting up (migrations, command sync)", bot.user)
+            # Past this point login is our own set-up (migrations), which may take a while on
+            # a big database: no limit, but the host hears why it takes a while.
+            log.info("logged in as %s; still setting up (migrations)", bot.user)
         await login
     finally:
         # A timeout, or this attempt being stopped: the login must not run on, orphaned.

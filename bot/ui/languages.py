@@ -142,18 +142,27 @@ class CommandTranslator(app_commands.Translator):
     """Command names, descriptions, options and choices from the catalogs, so the command
     picker shows them in each player's language (Discord picks by the client's locale)."""
 
+    def __init__(self) -> None:
+        # discord.py asks every string in each of Discord's ~30 locales (16,000 questions a
+        # sync): only the locales a catalog serves get an answer, found in one look-up. es-ES
+        # and es-419 both get Spanish, but en-GB is left to Discord's default (the English
+        # names).
+        self._served: dict[discord.Locale, str] = {
+            locale: language
+            for locale in discord.Locale
+            if (language := i18n.language_for_locale(locale)) is not None
+            and language != i18n.ENGLISH
+            and str(locale.value) in i18n.LANGUAGES[language].discord_locales
+        }
+
     async def translate(
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        language = i18n.language_for_locale(locale)
-        if language is None or language == i18n.ENGLISH:
-            return None
-        # Only the locales the catalog serves: es-ES and es-419 both get Spanish, but
-        # en-GB is left to Discord's default (the English names).
-        if str(locale.value) not in i18n.LANGUAGES[language].discord_locales:
+        language = self._served.get(locale)
+        if language is None:
             return None
         location = context.location
         names = (

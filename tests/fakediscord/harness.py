@@ -4,7 +4,7 @@ synced its commands, stop it cleanly (and say what it left behind), restart it."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from discord.ext import commands
@@ -32,6 +32,7 @@ class BotHarness:
         *,
         ready_timeout: float = 10.0,
         wait_for_sync: bool = True,
+        settle: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         self.fake = fake
         self.factory = factory
@@ -39,6 +40,9 @@ class BotHarness:
         self.options: dict[str, Any] = {}
         self.ready_timeout = ready_timeout
         self.wait_for_sync = wait_for_sync
+        # What the bot still finishes after READY that a test pressing at once would race
+        # (a real player comes seconds later): the picture helper's warm-up, for one.
+        self.settle = settle
         self.bot: AnyBot | None = None
         self.starts = 0
         self._task: asyncio.Task[None] | None = None
@@ -76,6 +80,8 @@ class BotHarness:
             )
             if task.done():
                 raise BotStartError(f"the bot stopped right after start: {task.exception()!r}")
+        if self.settle is not None:
+            await self.settle()
         return bot
 
     async def stop(self, *, grace: float = 2.0) -> list[str]:

@@ -5,10 +5,12 @@ command names Discord accepts (tools/i18n.py does the checking)."""
 from __future__ import annotations
 
 import gettext
+import io
 
 import pytest
 from babel import Locale as BabelLocale
 from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 
 from bot import i18n
 from tools import i18n as catalogs
@@ -48,6 +50,23 @@ def test_plural_texts_pick_the_languages_form(language: str) -> None:
         many = i18n.ngettext("{count} round", "{count} rounds", 5)
     assert one != many
     assert "{count}" in one and "{count}" in many
+
+
+@pytest.mark.parametrize("language", i18n.TRANSLATED)
+def test_a_catalog_reads_as_its_compiled_mo_file_would(language: str) -> None:
+    """The bot fills gettext straight from the catalog (``CatalogTranslations``): every
+    text, context and plural form as Babel's .mo file read by Python's gettext gives it."""
+    catalog = i18n.read_catalog(language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    compiled = gettext.GNUTranslations(buffer)
+    filled = i18n.CatalogTranslations(catalog)
+    expected = {key: text for key, text in compiled._catalog.items() if key != ""}  # type: ignore[attr-defined]
+    assert filled._catalog == expected  # type: ignore[attr-defined]
+    assert len(expected) > 500
+    assert all(filled.plural(count) == compiled.plural(count) for count in range(2_000))  # type: ignore[attr-defined]
+    assert filled.pgettext("command name", "rules") == compiled.pgettext("command name", "rules")
 
 
 def test_the_checker_finds_a_changed_placeholder_and_a_bad_command_name() -> None:
