@@ -85,6 +85,9 @@ def configure(
     _mode = mode if mode != "auto" else ("process" if usable_cpus() >= 2 else "thread")
     _helper_logging = (log_format or _helper_logging[0], log_level or _helper_logging[1])
     if _mode == "process":
+        # Started now, not at the first warm-up: its second or so of start-up runs on
+        # another CPU while the bot loads its cogs and catalogs and reaches the gateway.
+        _helper()
         for function in list(_warm_ups):
             _submit_warm_up(function)
 
@@ -527,10 +530,11 @@ def _submit_warm_up(function: Callable[[], object]) -> None:
 
 async def warmed(*, at_most: float) -> bool:
     """Wait, for at most ``at_most`` seconds, until the warm-ups submitted so far have run:
-    the helper process has started and loaded its fonts and sprites, so the first picture
-    a player asks for does not wait for that (long enough, on a busy machine, for the
-    press's answer to be deferred). True if they all ran in time; a failed one counts as
-    run (``_report_failure`` says so)."""
+    the helper process has started and loaded its fonts and sprites, so the next picture
+    does not wait for that (long enough, on a busy machine, for a press's answer to be
+    deferred). The bot does not wait for it to go online (a press that comes first waits
+    behind the warm-up); tests and benches that press at once do. True if they all ran in
+    time; a failed one counts as run (``_report_failure`` says so)."""
     pending = [future for future in _warming if not future.done()]
     _warming[:] = pending
     if not pending:
