@@ -49,6 +49,7 @@ from cogs.knucklebones import replay as knucklebones_replay  # noqa: E402
 from cogs.knucklebones.cog import GAME as KNUCKLEBONES  # noqa: E402
 from cogs.knucklebones.cog import players_of  # noqa: E402
 from cogs.odds import figures as odds_figures  # noqa: E402
+from cogs.odds import picture as odds_picture  # noqa: E402
 from cogs.tournament import picture as tournament_picture  # noqa: E402
 from cogs.weighted_dice import picture as weighted_picture  # noqa: E402
 from game_core import dimension_duel as dd  # noqa: E402
@@ -226,9 +227,7 @@ ENGLISH_SHOTS: dict[str, Callable[[], Picture]] = {
     "weighted-setup": lambda: weighted_picture.render_table(_weighted("setup", 4), TABLE),
     "weighted-betting": lambda: weighted_picture.render_table(_weighted("betting", 4), TABLE),
     "weighted-finished": lambda: weighted_picture.render_table(_weighted("finished", 4), TABLE),
-    "odds-diceman": lambda: odds_figures.render.render_diceman_picture(
-        odds_figures.diceman_figures()
-    ),
+    "odds-diceman": lambda: odds_picture.render_diceman_picture(odds_figures.diceman_figures()),
     "tournament-bracket": lambda: tournament_picture.render_event(
         _bracket(), EVENT, "Spring Cup · Knucklebones"
     )[0],

@@ -16,7 +16,6 @@ from typing import Literal, ParamSpec
 import discord
 
 from bot import i18n
-from bot.pictures import text as pictures_text
 
 P = ParamSpec("P")
 
@@ -91,6 +90,11 @@ def remembered(
     so is every call while ``bot.pictures.text.record()`` watches what is drawn."""
 
     def decorate(function: Callable[P, Picture]) -> Callable[P, Picture]:
+        # Here, not at the top: every game imports ``Picture``, and the text module loads
+        # Pillow and fontTools, which the bot's process needs only when it draws itself. A
+        # picture function is decorated in its picture module, which has loaded it already.
+        from bot.pictures import text as pictures_text
+
         kept: OrderedDict[bytes, Picture] = OrderedDict()
         lock = threading.Lock()
 

@@ -19,7 +19,6 @@ from cogs.diceman.render import dice_pair, narrate_diceman
 from cogs.secret_duel.game import SecretDuelGame
 from cogs.secret_duel.state import UiState
 from game_core import diceman
-from game_core.ai.diceman import choose_dice
 from game_core.base import Event, GameResult
 from game_core.diceman import DicemanState
 from game_core.errors import IllegalMove
@@ -78,6 +77,10 @@ class DicemanGame(SecretDuelGame[DicemanState]):
         return {"type": "choose", "player": seat, "dice": list(choice["dice"])}
 
     def ai_action(self, state: DicemanState, seat: int, rng: random.Random) -> dict[str, Any]:
+        # Imported by the first game against the AI: the AI loads numpy (about 10 MiB), which
+        # the bot's process has no other need of.
+        from game_core.ai.diceman import choose_dice
+
         return {"type": "choose", "player": seat, "dice": choose_dice(state, seat, rng)}
 
     def reveal_events(self, events: Sequence[Event]) -> list[Event]:

@@ -16,7 +16,6 @@ from bot.i18n import N_, _, number
 from bot.model.contract import Session
 from bot.model.errors import UserError
 from bot.pictures.picture import Picture
-from cogs.dimension_duel import picture as duel_picture
 from cogs.dimension_duel.controls import GAME, controls_message, decode_draft, public_buttons
 from cogs.dimension_duel.render import (
     charges_left,
@@ -29,7 +28,6 @@ from cogs.dimension_duel.render import (
 from cogs.secret_duel.game import SecretDuelGame
 from cogs.secret_duel.state import UiState
 from game_core import dimension_duel as dd
-from game_core.ai.dimension_duel import choose_action
 from game_core.base import Event, GameResult
 from game_core.dimension_duel import DuelState
 from game_core.errors import IllegalMove
@@ -112,6 +110,10 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
         }
 
     def ai_action(self, state: DuelState, seat: int, rng: random.Random) -> dict[str, Any]:
+        # Imported by the first game against the AI: the AI loads numpy (about 10 MiB), which
+        # the bot's process has no other need of.
+        from game_core.ai.dimension_duel import choose_action
+
         return choose_action(state, seat, rng).model_dump()
 
     def reveal_events(self, events: Sequence[Event]) -> list[Event]:
@@ -148,6 +150,10 @@ class DimensionDuelGame(SecretDuelGame[DuelState]):
     def picture(
         self, view: dict[str, Any], names: Sequence[str], stopped: str | None = None
     ) -> Picture | None:
+        # Drawn in the picture helper: the bot's process does not load Pillow unless it
+        # draws itself (PICTURE_WORKER=thread).
+        from cogs.dimension_duel import picture as duel_picture
+
         return duel_picture.render_duel(view, names, stopped)
 
     def seat_details(self, view: dict[str, Any], seat: int) -> list[str]:

@@ -24,10 +24,7 @@ from bot.model.contract import Session, stop_cause, stopped_challenge_text
 from bot.model.series import is_rematch
 from bot.model.text import escape
 from bot.pictures.picture import Picture
-from cogs.knucklebones import picture as knucklebones_picture
 from game_core.base import Event
-
-ATTACHMENT_NAME = knucklebones_picture.FILENAME
 
 DIE_EMOJI = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 
@@ -72,6 +69,10 @@ def render_board(
     ``language`` (the current one when None). The picture thread does not inherit the
     caller's language, so a caller handing this to it passes the language along.
     ``stopped``: the sentence for a game stopped without a result (nobody is to move)."""
+    # Drawn in the picture helper: the bot's process does not load Pillow unless it draws
+    # itself (PICTURE_WORKER=thread).
+    from cogs.knucklebones import picture as knucklebones_picture
+
     names = [player.name for player in players]
     if language is None:
         return knucklebones_picture.render_board(view, names, stopped)
@@ -82,6 +83,9 @@ def render_board(
 def warm_up() -> None:
     """Draw the sprites, palette and fonts the board needs (about half a second, once per
     process): call it on the render thread at start-up so no player's first move waits."""
+    # Run on the picture worker, like ``render_board``: Pillow loads there.
+    from cogs.knucklebones import picture as knucklebones_picture
+
     knucklebones_picture.sprites()
     for size in (knucklebones_picture.NAME_SIZE, knucklebones_picture.LABEL_SIZE):
         knucklebones_picture.pictures_text.line("Warm-up", size, "bold")

@@ -3,7 +3,9 @@
 Every figure is a pure function of the rules (the simulations use a fixed seed), so it is
 computed on first use and never again. This module is not a cog: ``load_extension``
 re-executes a cog's module on every (re)load, which would throw the caches away, while a
-plain module is imported once per process.
+plain module is imported once per process. What a figure is computed or drawn with (the
+AI and the lab load numpy, the picture Pillow) is imported when it is first computed, so
+the bot's process loads them only once someone asks ``/odds``.
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ from typing import Any, Generic, TypeVar
 from bot import i18n
 from bot.pictures.picture import Picture
 from cogs.odds import render
-from game_core.ai.diceman import equilibrium, matchup_table
-from game_core.analysis.diceman import label
 from game_core.weighted_dice import win_probabilities
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,11 @@ class Once(Generic[T]):
 
 @cache
 def diceman_figures() -> render.DicemanFigures:
+    # Imported on first use: the AI and its analysis load numpy (about 10 MiB), which the
+    # bot's process needs for nothing else unless a game against the AI moves.
+    from game_core.ai.diceman import equilibrium, matchup_table
+    from game_core.analysis.diceman import label
+
     table = matchup_table()
     solution = equilibrium()
     return render.DicemanFigures(
@@ -124,7 +129,11 @@ class PerLanguage(Generic[T]):
 
 
 def _diceman_picture() -> Picture:
-    return render.render_diceman_picture(diceman_figures())
+    # Imported on first use: the drawing loads Pillow, which the bot's process does not
+    # load unless it draws itself.
+    from cogs.odds import picture
+
+    return picture.render_diceman_picture(diceman_figures())
 
 
 # The picture's title and alt text are in the player's language: one picture per language.

@@ -1,9 +1,10 @@
-"""The ``/odds diceman`` table as a picture: the numbers it is drawn from, the drawing, its
-key and the same table as alt text.
+"""The ``/odds diceman`` table as a picture: the ramp, the cells and the drawing. The
+numbers it is drawn from, its key and the same table as alt text are words, in
+``cogs.odds.render``.
 
-Pure, like the texts (``cogs.odds.render``): it takes numbers already computed by the
-analysis lab (``DicemanFigures``: plain floats and strings, not the engines' objects) and
-returns a ``Picture``; ``cogs.odds.figures`` draws it once per process and keeps it.
+Pure, like the texts: it takes numbers already computed by the analysis lab
+(``DicemanFigures``: plain floats and strings, not the engines' objects) and returns a
+``Picture``; ``cogs.odds.figures`` draws it once per process and keeps it.
 
 The picture is the embed's image, which Discord's desktop client shows at up to 400 × 300
 (``bot.pictures.picture.DESKTOP_BOX``): drawn at 400 × 300 it is shown pixel for pixel, so
@@ -18,18 +19,21 @@ Spanish), which the key under the table spells out in the same language.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot import i18n
-from bot.i18n import _, pgettext
+from bot.i18n import _
 from bot.pictures import contrast
 from bot.pictures import palette as colours
 from bot.pictures import text as pictures_text
-from bot.pictures.picture import MIN_TEXT_PX, Picture, clip_alt_text
-
-HEATMAP_NAME = "diceman_odds.png"
+from bot.pictures.picture import MIN_TEXT_PX, Picture
+from cogs.odds.render import (
+    HEATMAP_NAME,
+    DicemanFigures,
+    cell_percent,
+    diceman_alt_text,
+    pick_label,
+)
 
 # Geometry (pixels).
 WIDTH, HEIGHT = 400, 300
@@ -58,65 +62,6 @@ RAMP = (
 LIGHT_INK, DARK_INK = colours.TEXT, colours.INK_ON_LIGHT
 
 
-def die_key() -> str:
-    """What the table's letters stand for."""
-    # Translators: the key under the Diceman table: each die's initial as the table shows
-    # it (the translations of "M", "P", "S" and "H" in the context "Diceman die initial"),
-    # then its name as the game calls it.
-    return _("M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10")
-
-
-def initials() -> dict[str, str]:
-    """Each die's initial in the current language, by the engine's letter (M, P, S, H)."""
-    # Translators: the initial of a Diceman die in the /odds table (the die's name in your
-    # language: Magic, Priority, Sword, Shield), one or two letters; the four must differ
-    # (the table's picks read "M+S"), and the key under the table spells them out.
-    return {
-        "M": pgettext("Diceman die initial: Magic", "M"),
-        "P": pgettext("Diceman die initial: Priority", "P"),
-        "S": pgettext("Diceman die initial: Sword", "S"),
-        "H": pgettext("Diceman die initial: Shield", "H"),
-    }
-
-
-def pick_label(label: str) -> str:
-    """An engine label such as ``"S+H"`` in the current language's initials."""
-    letters = initials()
-    return "+".join(letters[part] for part in label.split("+"))
-
-
-@dataclass(frozen=True)
-class MixEntry:
-    label: str  # "S+H"
-    probability: float
-    exact: str  # "11/34"
-
-
-@dataclass(frozen=True)
-class DicemanFigures:
-    """The numbers behind ``/odds diceman``, row against column, in the engine's combo
-    order: P(the row deals more damage in a round), the expected damage balance (dealt
-    minus received), and the equilibrium mix of the damage-balance game."""
-
-    labels: tuple[str, ...]
-    p_more: tuple[tuple[float, ...], ...]
-    balance: tuple[tuple[float, ...], ...]
-    mix: tuple[MixEntry, ...]
-    value: float
-
-    def __post_init__(self) -> None:
-        size = len(self.labels)
-        for grid in (self.p_more, self.balance):
-            if len(grid) != size or any(len(row) != size for row in grid):
-                raise ValueError("the tables must be square with one row per label")
-        if [entry.label for entry in self.mix] != list(self.labels):
-            raise ValueError("the mix must list the labels in table order")
-
-    def p_even(self, row: int, column: int) -> float:
-        """P(both deal the same damage): neither pick deals more."""
-        return max(0.0, 1.0 - self.p_more[row][column] - self.p_more[column][row])
-
-
 def _interpolated(share: float) -> colours.RGB:
     share = min(1.0, max(0.0, share))
     position = share * (len(RAMP) - 1)
@@ -142,15 +87,6 @@ def ramp_colour(share: float) -> colours.RGB:
         base = _interpolated(share)
         colour = tuple(round(c + (t - c) * step / 20) for c, t in zip(base, toward, strict=True))  # type: ignore[assignment]
     return colour
-
-
-def cell_percent(share: float) -> str:
-    """A whole percentage that never rounds a possible outcome to 0% or a sure one to 100%."""
-    if 0 < share < 0.005:
-        return "<" + i18n.percent(0.01)
-    if 0.995 <= share < 1:
-        return ">" + i18n.percent(0.99)
-    return i18n.percent(share)
 
 
 def text_colour_on(fill: colours.RGB) -> colours.RGB:
@@ -227,20 +163,3 @@ def render_diceman_picture(figures: DicemanFigures) -> Picture:
         height=HEIGHT,
         shown="embed",
     )
-
-
-def diceman_alt_text(figures: DicemanFigures) -> str:
-    """The table in words, one row per pick."""
-    rows = []
-    labels = [pick_label(label) for label in figures.labels]
-    for row, label in enumerate(labels):
-        cells = ", ".join(
-            f"{cell_percent(figures.p_more[row][c])} ({cell_percent(figures.p_even(row, c))})"
-            for c in range(len(figures.labels))
-        )
-        rows.append(f"{label}: {cells}.")
-    introduction = _(
-        "Diceman, one round: how often the row's two dice deal more damage than the "
-        "column's, with the share of even rounds in brackets. Columns: {columns}."
-    ).format(columns=", ".join(labels))
-    return clip_alt_text(f"{introduction} {' '.join(rows)} {die_key()}.")

@@ -1,13 +1,12 @@
-"""What ``/odds`` shows: the texts of all three answers, and the Diceman table picture
-handed on from ``cogs.odds.picture``.
+"""What ``/odds`` shows: the texts of all three answers, and the Diceman table's words.
 
 Everything here is pure: it takes numbers already computed by the analysis lab (plain
 floats and strings, not the engines' objects) and returns strings. The cog gathers the
 numbers and caches what this module makes.
 
-The Diceman table itself, the numbers it is drawn from (``DicemanFigures``) and its key are
-``cogs.odds.picture``; the cog and ``figures`` read them here, beside the texts, as the
-one module of what ``/odds`` shows.
+The Diceman table's numbers (``DicemanFigures``), its file name, its key and its alt text
+are here, beside the texts; its drawing is ``cogs.odds.picture``, which reads them from
+here and which only ``cogs.odds.figures`` imports, when it first draws (it loads Pillow).
 """
 
 from __future__ import annotations
@@ -19,15 +18,7 @@ from fractions import Fraction
 
 from bot import i18n
 from bot.i18n import N_, _, ngettext, number, pgettext
-
-# The picture's name, key, numbers and drawing, read by the cog and ``figures`` from here
-# (and its alt text, by tests/cogs/test_guides_languages.py).
-from cogs.odds.picture import HEATMAP_NAME as HEATMAP_NAME
-from cogs.odds.picture import DicemanFigures
-from cogs.odds.picture import MixEntry as MixEntry
-from cogs.odds.picture import diceman_alt_text as diceman_alt_text
-from cogs.odds.picture import die_key as die_key
-from cogs.odds.picture import render_diceman_picture as render_diceman_picture
+from bot.pictures.picture import clip_alt_text
 from cogs.texts import command_text, option_word
 from game_core.analysis.weighted_dice import DESIGN_ROUNDS
 from game_core.analysis.weighted_lengths import TABLE_SIZES, LengthTable
@@ -36,6 +27,96 @@ from game_core.weighted_dice import MIN_PLAYERS, TARGET_POINTS
 # The table's letters stay as the engine labels them (M, P, S, H) in every language; the
 # key below the table says which die each stands for.
 DIE_NAMES = {"M": N_("Magic"), "P": N_("Priority"), "S": N_("Sword"), "H": N_("Shield")}
+
+
+# The Diceman table's file name, key, numbers and alt text (``cogs.odds.picture`` draws it
+# from these).
+HEATMAP_NAME = "diceman_odds.png"
+
+
+def die_key() -> str:
+    """What the table's letters stand for."""
+    # Translators: the key under the Diceman table: each die's initial as the table shows
+    # it (the translations of "M", "P", "S" and "H" in the context "Diceman die initial"),
+    # then its name as the game calls it.
+    return _("M = Magic d4 · P = Priority d6 · S = Sword d8 · H = Shield d10")
+
+
+def initials() -> dict[str, str]:
+    """Each die's initial in the current language, by the engine's letter (M, P, S, H)."""
+    # Translators: the initial of a Diceman die in the /odds table (the die's name in your
+    # language: Magic, Priority, Sword, Shield), one or two letters; the four must differ
+    # (the table's picks read "M+S"), and the key under the table spells them out.
+    return {
+        "M": pgettext("Diceman die initial: Magic", "M"),
+        "P": pgettext("Diceman die initial: Priority", "P"),
+        "S": pgettext("Diceman die initial: Sword", "S"),
+        "H": pgettext("Diceman die initial: Shield", "H"),
+    }
+
+
+def pick_label(label: str) -> str:
+    """An engine label such as ``"S+H"`` in the current language's initials."""
+    letters = initials()
+    return "+".join(letters[part] for part in label.split("+"))
+
+
+@dataclass(frozen=True)
+class MixEntry:
+    label: str  # "S+H"
+    probability: float
+    exact: str  # "11/34"
+
+
+@dataclass(frozen=True)
+class DicemanFigures:
+    """The numbers behind ``/odds diceman``, row against column, in the engine's combo
+    order: P(the row deals more damage in a round), the expected damage balance (dealt
+    minus received), and the equilibrium mix of the damage-balance game."""
+
+    labels: tuple[str, ...]
+    p_more: tuple[tuple[float, ...], ...]
+    balance: tuple[tuple[float, ...], ...]
+    mix: tuple[MixEntry, ...]
+    value: float
+
+    def __post_init__(self) -> None:
+        size = len(self.labels)
+        for grid in (self.p_more, self.balance):
+            if len(grid) != size or any(len(row) != size for row in grid):
+                raise ValueError("the tables must be square with one row per label")
+        if [entry.label for entry in self.mix] != list(self.labels):
+            raise ValueError("the mix must list the labels in table order")
+
+    def p_even(self, row: int, column: int) -> float:
+        """P(both deal the same damage): neither pick deals more."""
+        return max(0.0, 1.0 - self.p_more[row][column] - self.p_more[column][row])
+
+
+def cell_percent(share: float) -> str:
+    """A whole percentage that never rounds a possible outcome to 0% or a sure one to 100%."""
+    if 0 < share < 0.005:
+        return "<" + i18n.percent(0.01)
+    if 0.995 <= share < 1:
+        return ">" + i18n.percent(0.99)
+    return i18n.percent(share)
+
+
+def diceman_alt_text(figures: DicemanFigures) -> str:
+    """The table in words, one row per pick."""
+    rows = []
+    labels = [pick_label(label) for label in figures.labels]
+    for row, label in enumerate(labels):
+        cells = ", ".join(
+            f"{cell_percent(figures.p_more[row][c])} ({cell_percent(figures.p_even(row, c))})"
+            for c in range(len(figures.labels))
+        )
+        rows.append(f"{label}: {cells}.")
+    introduction = _(
+        "Diceman, one round: how often the row's two dice deal more damage than the "
+        "column's, with the share of even rounds in brackets. Columns: {columns}."
+    ).format(columns=", ".join(labels))
+    return clip_alt_text(f"{introduction} {' '.join(rows)} {die_key()}.")
 
 
 def full_name(label: str) -> str:

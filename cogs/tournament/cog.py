@@ -1,5 +1,6 @@
 """``/tournament``: the Discord side of a tournament (runtime in ``bot.play.tournaments``,
-bracket in ``game_core.tournament``, picture in ``cogs.tournament.picture``).
+bracket in ``game_core.tournament``, picture in ``cogs.tournament.picture``, drawn on the
+picture worker through ``cogs.tournament.render``).
 
 - ``/tournament new`` posts the event's message (its rules, the players so far, when it
   starts) with **Join**, **Leave** and **Start**, and opens a thread on it where the
@@ -57,7 +58,7 @@ from bot.play.tournaments import (
 )
 from bot.ui.answers import NETWORK_ERRORS, answer_for
 from bot.ui.replies import Guarded
-from cogs.tournament.picture import render_event
+from cogs.tournament.render import render_event
 from game_core import tournament as core
 
 log = logging.getLogger(__name__)

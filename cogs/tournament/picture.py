@@ -2,10 +2,11 @@
 alt text that says the same in words.
 
 Drawn from the pure ``game_core.tournament.Tournament`` and the players' display names,
-on the picture worker like the games' pictures (``bot.pictures.worker.draw(render_event,
-tournament, names, title)``). Every picture is at most 550 × 350, the box Discord's
-desktop client shows an attachment in without scaling it (``bot.pictures.picture.
-DESKTOP_BOX``), so every text, drawn at 14 px or more, is read at that size.
+on the picture worker like the games' pictures (the cog hands it ``cogs.tournament.render.
+render_event``, which calls ``render_event`` here). Every picture is at most 550 × 350,
+the box Discord's desktop client shows an attachment in without scaling it
+(``bot.pictures.picture.DESKTOP_BOX``), so every text, drawn at 14 px or more, is read at
+that size.
 
 A whole event does not fit one such picture at 14 px from 9 players on, so an event is a
 few pictures, sent together (a message takes up to 10 attachments):

@@ -44,6 +44,7 @@ from bot.pictures.picture import (
     clip_alt_text,
     remembered,
 )
+from cogs.weighted_dice.story import names_list
 
 FILENAME = "table.png"
 WIDTH = 550
@@ -405,14 +406,6 @@ def _draw_winners(panel: _Panel, view: Mapping[str, Any], names: Sequence[str]) 
         rounds=number(played)
     )
     panel.words(rounds, WORDS_SIZE, colours.MUTED)
-
-
-def names_list(names: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    if len(names) == 1:
-        return names[0]
-    # Translators: joins the last name of a list to the others: "Ann, Bo and Cy".
-    return _("{others} and {last}").format(others=", ".join(names[:-1]), last=names[-1])
 
 
 def alt_text(view: Mapping[str, Any], names: Sequence[str], stopped: str | None = None) -> str:

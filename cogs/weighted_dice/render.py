@@ -26,9 +26,8 @@ from bot.model.contract import Outcome, Seat, Session
 from bot.model.text import escape
 from bot.pictures import palette
 from bot.pictures.picture import Picture
-from cogs.weighted_dice import picture as weighted_picture
 from cogs.weighted_dice.state import Draft, LobbyState, TableOptions, TableState, load_state
-from cogs.weighted_dice.story import Names, die, notice_text, roll_off_text, round_text
+from cogs.weighted_dice.story import Names, die, names_list, notice_text, roll_off_text, round_text
 from game_core.analysis.weighted_lengths import GameLength, lengths
 from game_core.weighted_dice import (
     MAX_PLAYERS,
@@ -96,6 +95,10 @@ def table_picture(
     ``language`` (the caller's current one by default). The picture thread does not see
     the caller's language, so the cog passes it along. ``stopped``: the sentence for a
     game stopped without a result (drawn as it stood, nothing more to come)."""
+    # Drawn in the picture helper: the bot's process does not load Pillow unless it draws
+    # itself (PICTURE_WORKER=thread).
+    from cogs.weighted_dice import picture as weighted_picture
+
     with i18n.use(language or i18n.current()):
         return weighted_picture.render_table(
             public_view(table.engine), picture_names(seats), stopped
@@ -132,7 +135,7 @@ def _clip(text: str, limit: int) -> str:
 
 def _names_list(names: Sequence[str]) -> str:
     """``**A**``, ``**A** and **B**``, ``**A**, **B** and **C**``."""
-    return weighted_picture.names_list([f"**{name}**" for name in names])
+    return names_list([f"**{name}**" for name in names])
 
 
 def _timestamp(at: float) -> str:

@@ -1,7 +1,8 @@
 """What happened at a Weighted Dice table, in words: a scored round (the rolls, the winner
 and why each player's points moved), the roll-off that named the first house, the notices
 (a player left, a void round, the house passing or timing out), and why a game stopped
-without a result. Also how a die is named, which every text of the game uses.
+without a result. Also how a die is named and how names are listed, which every text of
+the game (and the table picture) uses.
 
 Pure functions from stored events to text, like ``cogs.weighted_dice.render`` (which
 places these texts in the table's messages): unit-tested directly, the same after a
@@ -32,6 +33,14 @@ Names = Mapping[int, str]
 def die(sides: int) -> str:
     # Translators: a die by its number of faces (d4, d6, d8, d10, d12, d20).
     return _("d{sides}").format(sides=sides)
+
+
+def names_list(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) == 1:
+        return names[0]
+    # Translators: joins the last name of a list to the others: "Ann, Bo and Cy".
+    return _("{others} and {last}").format(others=", ".join(names[:-1]), last=names[-1])
 
 
 # -- a scored round, the roll-off and the notices ---------------------------------------------

@@ -106,11 +106,11 @@ def test_the_cached_picture_is_computed_once() -> None:
 
 def test_figures_refuse_ragged_tables() -> None:
     with pytest.raises(ValueError, match="square"):
-        odds_picture.DicemanFigures(
+        render.DicemanFigures(
             labels=("A", "B"),
             p_more=((0.5,), (0.5, 0.5)),
             balance=((0.0, 0.0), (0.0, 0.0)),
-            mix=(odds_picture.MixEntry("A", 1.0, "1"), odds_picture.MixEntry("B", 0.0, "0")),
+            mix=(render.MixEntry("A", 1.0, "1"), render.MixEntry("B", 0.0, "0")),
             value=0.0,
         )
 
@@ -120,7 +120,7 @@ def test_figures_refuse_ragged_tables() -> None:
     [(0.0, "0%"), (0.003, "<1%"), (0.031, "3%"), (0.5, "50%"), (0.996, ">99%"), (1.0, "100%")],
 )
 def test_cell_percent_never_rounds_to_certainty(share: float, text: str) -> None:
-    assert odds_picture.cell_percent(share) == text
+    assert render.cell_percent(share) == text
 
 
 def test_ramp_runs_from_dark_to_bright_and_every_cell_colour_takes_readable_ink() -> None:
@@ -240,7 +240,7 @@ def test_the_diceman_tables_initials_come_from_the_catalogs(language: str) -> No
     four different ones, which the key under the table spells out."""
     figures = odds_figures.diceman_figures()
     with i18n.use(language):
-        initials = odds_picture.initials()
+        initials = render.initials()
         key = render.die_key()
         with text.record() as drawn:
             picture_ = odds_picture.render_diceman_picture(figures)

@@ -19,7 +19,7 @@ from weighted_support import Table
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
 from cogs.knucklebones.cog import AI_MOVE_DELAY
-from cogs.knucklebones.render import ATTACHMENT_NAME
+from cogs.knucklebones.picture import FILENAME as ATTACHMENT_NAME
 
 COLUMN = re.compile(r"Coluna ([1-3])")
 MOVER = re.compile(r"🎲 <@(\d+)> tirou [⚀⚁⚂⚃⚄⚅] \*\*[1-6]\*\*: escolha uma coluna\.")

@@ -13,7 +13,7 @@ from knucklebones_support import session_for, stored_result
 from bot.app import DiceBot
 from bot.model.clock import ManualClock
 from cogs.knucklebones.cog import AI_MOVE_DELAY
-from cogs.knucklebones.render import ATTACHMENT_NAME
+from cogs.knucklebones.picture import FILENAME as ATTACHMENT_NAME
 
 COLUMN = re.compile(r"Columna ([1-3])")
 MOVER = re.compile(r"🎲 <@(\d+)> sacó [⚀⚁⚂⚃⚄⚅] \*\*[1-6]\*\*: elige una columna\.")
