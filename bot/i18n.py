@@ -237,6 +237,12 @@ class CatalogTranslations(gettext_module.GNUTranslations):
                 entries[prefix + message.id] = str(message.string)
         self._catalog = entries
 
+    def has(self, message: str, context: str | None = None) -> bool:
+        """Whether the catalog translates ``message`` (in ``context``): a translation the
+        same as the English is still one."""
+        key = f"{context}{CONTEXT_SEPARATOR}{message}" if context else message
+        return key in self._catalog or (key, 0) in self._catalog
+
 
 # gettext's separator between a message's context and its id (GNUTranslations.CONTEXT).
 CONTEXT_SEPARATOR = "\x04"
@@ -290,26 +296,15 @@ def pgettext(context: str, message: str) -> str:
 def translate_in(language: str, message: str, context: str | None = None) -> str | None:
     """``message`` in ``language``, or None where the catalog has no translation (the
     command translator leaves such a string to Discord's default)."""
-    translations = _translations(language)
-    found = translations.pgettext(context, message) if context else translations.gettext(message)
     if language == ENGLISH:
         return None
-    if found == message and not _has_entry(language, message, context):
+    translations = _translations(language)
+    found = translations.pgettext(context, message) if context else translations.gettext(message)
+    if found == message and not (
+        isinstance(translations, CatalogTranslations) and translations.has(message, context)
+    ):
         return None
     return found
-
-
-@cache
-def _entries(language: str) -> frozenset[tuple[str | None, str]]:
-    return frozenset(
-        (message.context, message.id if isinstance(message.id, str) else message.id[0])
-        for message in read_catalog(language)
-        if message.id
-    )
-
-
-def _has_entry(language: str, message: str, context: str | None) -> bool:
-    return (context, message) in _entries(language)
 
 
 # ---------------------------------------------------------------------------------------

@@ -40,7 +40,6 @@ SUMMER = Season(1, "knucklebones", 3, "Verano", 1_900_000_000.0)
 
 def forget_compiled_catalogs() -> None:
     i18n._translations.cache_clear()
-    i18n._entries.cache_clear()
 
 
 @pytest.fixture
