@@ -318,9 +318,18 @@ async def timers_left_due(database: str) -> bool:
 
 
 async def start_bot(fake: FakeDiscord, database: str, **options: Any) -> Child:
+    """A bot to seed games with: ready, and its commands synced (which it does once ready)."""
+    syncs_before = fake.commands.sync_count
     child = await start_child("bot", fake.port, fake.token, database=database, **options)
     try:
         await child.wait_event("ready", timeout=180)
+        await child.guard(
+            fake.wait_for(
+                lambda: fake.commands.sync_count > syncs_before,
+                timeout=60,
+                what="the bot to sync its commands",
+            )
+        )
     except BaseException:
         await child.stop()
         raise

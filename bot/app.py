@@ -66,9 +66,10 @@ HANDLER_TASK_PREFIXES = (
 )
 SHUTDOWN_GRACE_SECONDS = 5.0
 DM_CHANNEL_CACHE_SIZE = 10_000
-# At start-up, how long the timers wait for the command sync (their texts mention commands)
-# before starting without it: a sync held up by a rate limit must not hold up the games.
-TIMERS_WAIT_FOR_SYNC_SECONDS = 5.0
+# At start-up, how long the timers wait for the command sync (their texts mention commands;
+# it comes once the servers have arrived) before starting without it: a slow READY or a
+# sync held up by a rate limit must not hold up the games for longer.
+TIMERS_WAIT_FOR_SYNC_SECONDS = 10.0
 # A process that does not sync reads the command ids from Discord: at start, then again
 # while some are missing (the process that syncs may not have synced yet), after these
 # pauses, the last repeated (a new command in a rolling deploy shows up within minutes).
@@ -305,11 +306,11 @@ class DiceBot(commands.AutoShardedBot):
         if self.settings.shard_count is not None:
             self.identify_gate = IdentifyGate(self.db, max_concurrency=await self._concurrency())
         if self.settings.syncs_commands():
-            # With several processes, the one that runs shard 0 syncs for all of them. The
-            # sync (a REST request or two) runs while the gateway connects, which takes
-            # longer: ``connect`` stops the start if it fails, as if it had come first.
+            # With several processes, the one that runs shard 0 syncs for all of them, once
+            # ready (``_sync_once_ready``); ``connect`` stops the bot if the sync fails, as
+            # it did when the sync came first.
             self._command_sync = asyncio.create_task(
-                self.sync_commands(), name="dicebot-command-sync"
+                self._sync_once_ready(), name="dicebot-command-sync"
             )
             self._timers_start = asyncio.create_task(
                 self._start_timers_after(self._command_sync), name="dicebot-timers-start"
@@ -321,6 +322,19 @@ class DiceBot(commands.AutoShardedBot):
             self._command_reader = asyncio.create_task(
                 self.read_command_ids(), name="dicebot-command-ids"
             )
+
+    async def _sync_once_ready(self) -> None:
+        """Sync the commands once the servers have arrived (READY). Discord keeps the
+        commands of the last sync, so the bot answers them without this one; done before
+        READY, its work (the catalogs read, every command translated into each language:
+        a fifth of a second of the event loop) held up the servers' arrival and every
+        start, for a change that only a new release brings."""
+        await self.wait_until_ready()
+        # This task wakes before discord.py's on_ready listeners run (the ready line, the
+        # health file): let them go first.
+        await asyncio.sleep(0)
+        i18n.load_all()
+        await self.sync_commands()
 
     async def _start_timers_after(self, sync: asyncio.Task[None]) -> None:
         """Timers due while the bot was down write texts that mention commands: they start
@@ -348,9 +362,9 @@ class DiceBot(commands.AutoShardedBot):
                 await asyncio.wait({gateway})
 
     async def load_commands(self) -> None:
-        """The catalogs, the command translator, the components and every cog: the command
-        tree ``sync_commands`` sends, and what answers it."""
-        i18n.load_all()
+        """The command translator, the components and every cog: the command tree
+        ``sync_commands`` sends, and what answers it. The catalogs load when first used
+        (the sync reads them all once the bot is ready)."""
         await self.tree.set_translator(CommandTranslator())
         self.register_components(
             ChallengeButton, PlayOnButton, ReplayButton, ReplayStepButton, ReplayPick

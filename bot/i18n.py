@@ -256,7 +256,8 @@ def _translations(language: str) -> gettext_module.NullTranslations:
 
 
 def load_all() -> None:
-    """Read every catalog now (at start), so the first player does not wait for it."""
+    """Read every catalog now (the command sync needs them all), so no player waits for
+    one later."""
     for language in SHIPPED:
         _translations(language)
 

@@ -62,10 +62,14 @@ def test_the_bot_and_a_bare_client_receive_the_same_servers() -> None:
     out = run_bench("servers.py", "--servers", "0,3", "--channels", "3", "--roles", "2")
     assert "3 text channels and 2 roles each" in out
     for kind in ("bare", "bot"):
-        assert re.search(rf"  {kind} +RSS at READY +\d+ MiB.*; 3 servers cached", out), out
+        assert re.search(
+            rf"  {kind} +RSS at READY +\d+ MiB, settled +\d+ MiB.*; 3 servers cached", out
+        ), out
+    # The bot's memory is read once it has synced its commands (it syncs once ready).
+    assert re.search(r"  bot .*; commands synced \d+\.\d\d s after READY", out), out
     # The four comparisons, each judged (tiny counts say little about which way).
     for what in (
-        r"the bot's memory at READY <= 1\.2x a bare discord\.py client's: \d+\.\d\dx",
+        r"the bot's memory, settled, <= 1\.2x a bare discord\.py client's: \d+\.\d\dx",
         r"the bot's start-up to READY <= 1\.2x the bare client's: \d+\.\d\dx",
         r"the memory the servers add to the bot <= 1\.2x what they add to the bare client",
         r"the time they add from IDENTIFY to READY <= 1\.2x the bare client's",
