@@ -48,6 +48,19 @@ def blend(ink: RGB, background: RGB, share: float) -> RGB:
     )
 
 
+def _colour_counts(sheet: Image.Image) -> dict[RGB, int]:
+    """How many pixels of each colour ``sheet`` has, in the colours' order (R, G, B). One
+    numpy pass: Pillow's ``getcolors`` sets up a hash table of its ``maxcolors`` for every
+    call, 6 ms a sheet whatever its size, a third of the picture helper's start-up."""
+    pixels = np.asarray(sheet.convert("RGB"), dtype=np.uint32).reshape(-1, 3)
+    packed = (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    return {
+        (int(value) >> 16, (int(value) >> 8) & 0xFF, int(value) & 0xFF): int(count)
+        for value, count in zip(values, counts, strict=True)
+    }
+
+
 class IndexedPalette:
     """One picture's palette: exact colours, text ramps, the sheets' edge colours.
     ``ramp_steps``: the shades of each text ramp, ink and background included (more: text
@@ -81,9 +94,7 @@ class IndexedPalette:
             raise ValueError("too many exact colours and ramps for one palette")
         counts: Counter[RGB] = Counter()
         for sheet in sheets:
-            for count, pixel in sheet.convert("RGB").getcolors(maxcolors=1 << 20) or []:
-                if isinstance(pixel, tuple):  # always in RGB (a number only in one-band modes)
-                    counts[(pixel[0], pixel[1], pixel[2])] += count
+            counts.update(_colour_counts(sheet))
         exact_colours = list(colours)
         for colour, _ in counts.most_common():
             if room == 0:
