@@ -297,9 +297,9 @@ class DiceBot(commands.AutoShardedBot):
         applied = await self.db.migrate()
         if applied:
             log.info("applied database migrations %s", applied)
-        # The picture helper the cogs start warms up meanwhile, in its own process: not
-        # waited for (a second or so). A press that finds it still warming waits for it,
-        # and the answer's watchdog defers the answer if that takes too long.
+        # The picture helper (started with the bot) warms up meanwhile, in its own
+        # process: not waited for (under a second). A press that finds it still warming
+        # waits for it, and the answer's watchdog defers the answer if that takes too long.
         await self.load_commands()
         # Before anything else moves: game messages a crash or an outage left behind.
         await self.publisher.start()
@@ -353,8 +353,10 @@ class DiceBot(commands.AutoShardedBot):
         gateway = asyncio.create_task(super().connect(reconnect=reconnect), name="dicebot-gateway")
         try:
             await asyncio.wait({gateway, sync}, return_when=asyncio.FIRST_COMPLETED)
-            if sync.done() and not gateway.done():
-                sync.result()  # a refused sync stops the start (bot.service says why)
+            if sync.done() and not sync.cancelled() and not gateway.done():
+                # A refused sync stops the start (bot.service says why). Cancelled, it is
+                # the bot closing, which ends the gateway too.
+                sync.result()
             await gateway
         finally:
             if not gateway.done():
