@@ -141,6 +141,15 @@ class PublicMessage:
         the message's id (``Publisher.post_first``, inside ``posting``)."""
         answer = answer_for(interaction)
         answer.public = True
+        if session.reach == "interaction":
+            # The command's token reaches the message it answers with: the game's first way
+            # to be shown, until a press brings a newer one. Kept before the answer goes
+            # out: a press on the message can come at once, and what it shows (the ping
+            # that the game is on) would find no token yet.
+            with contextlib.suppress(StorageUnavailable):
+                await self.bot.tokens.keep(
+                    session.id, interaction.token, interaction.created_at.timestamp()
+                )
         with views.released(fields):
             message_id = await answer.send(ephemeral=False, **as_new_message(fields))
         if message_id is None:
@@ -152,13 +161,6 @@ class PublicMessage:
             # The message is up; only its id is not stored yet. Keep trying in the
             # background rather than tell the player their game failed.
             self._background.spawn(self._store_message_later(session, message_id), "store-message")
-        if session.reach == "interaction":
-            # The command's token reaches the message it answered with: the game's first
-            # way to be shown, until a press brings a newer one.
-            with contextlib.suppress(StorageUnavailable):
-                await self.bot.tokens.keep(
-                    session.id, interaction.token, interaction.created_at.timestamp()
-                )
 
     @contextlib.asynccontextmanager
     async def posting(self, session_id: int) -> AsyncIterator[None]:
