@@ -61,7 +61,8 @@ def test_swiss_invariants(event: tuple[int, int, float], data: st.DataObject) ->
     final = states[-1]
     assert final.finished
     planned = default_swiss_rounds(players) if rounds is None else rounds
-    assert final.round_number == planned or final.stopped_early
+    # Fewer than two players left (the others withdrew) also ends it: nobody to pair.
+    assert final.round_number == planned or final.stopped_early or len(final.active_players()) < 2
     pairs = [frozenset(p.players) for p in final.pairings if len(p.players) == 2]
     # Never the same pair twice.
     assert len(pairs) == len(set(pairs))
