@@ -24,8 +24,10 @@ the answers (edits, DMs) included, DMs apart. The scenarios:
     weighted          a quick bet of 5 at a 12-player table (its answer, the table's
                       coalesced edits).
 
-Then (unless ``--no-floor``), in a second bot process, each scenario's **floor**: the same
-presses, driven the same way, answered with the same kind of message (same answer type,
+Beside it (unless ``--no-floor``), a second bot process, against a fake Discord of its own,
+runs each scenario's **floor**, in blocks that alternate with the move's (``--blocks``, 4):
+paired in time, the two see the same machine, whose load drifts within a run. The floor: the
+same presses, driven the same way, answered with the same kind of message (same answer type,
 embeds, pictures and components, rendered once per game by the real code and sent again
 each time) and followed by the same REST requests (the AI's reply edit; a Diceman or Duel
 Confirm's public edit and, for the second Confirm of a round, the other player's DM edit and
@@ -44,7 +46,7 @@ move's CPU time, and the line says how many).
 
 Usage: ``.venv/bin/python bench/interactions.py [--count 2000] [--move-count 1000]
 [--concurrency 16] [--warm-up 1000] [--scenarios knucklebones-ai,diceman,duel,weighted]
-[--no-floor] [--record] [--profile FILE] [--move-scenario knucklebones |
+[--blocks 4] [--no-floor] [--record] [--profile FILE] [--move-scenario knucklebones |
 path/to/file.py:factory | package.module:factory]``
 
 A move scenario for the first line is built in (``knucklebones``) or a module (file path or
@@ -1237,7 +1239,6 @@ class Measurement:
     has_floor: bool
     ping: Result
     move: Result
-    floor_ping: Result | None = None
     floor: Result | None = None
 
 
@@ -1333,6 +1334,82 @@ def tail_lines(item: Measurement) -> list[str]:
     return lines
 
 
+@dataclass
+class Side:
+    """One bot process and the fake Discord it talks to: the bot's, or its floors'. Each
+    has a fake of its own, so the two bots run side by side, neither seeing the other's
+    users or traffic."""
+
+    fake: FakeDiscord
+    guild: FakeGuild
+    process: Any = None
+    ping: PingScenario = field(default_factory=PingScenario)
+    member_count: int = 0
+
+    @classmethod
+    async def start(cls, name: str) -> Side:
+        fake = FakeDiscord()
+        # The bench measures the bot's own work: hundreds of moves a second in one channel,
+        # where Discord takes 5 edits per 5 s in a channel and 50 requests a second from a
+        # bot (tests/fakediscord/ratelimits.py), which would measure its pacing instead
+        # (that the bot keeps to Discord's numbers is tests/e2e/test_busy_channel.py's).
+        fake.rate_limits.for_benchmark("the bot's throughput, not Discord's pacing")
+        await fake.start()
+        return cls(fake, await fake.create_guild(name))
+
+    async def fresh_players(self, concurrency: int) -> list[Player]:
+        # Each scenario its own players: one open game per player per channel.
+        players = [
+            await self.guild.add_member(f"player{self.member_count + n}")
+            for n in range(max(2, concurrency * 2))
+        ]
+        self.member_count += len(players)
+        return players
+
+    async def settled(self, quiet: float) -> None:
+        # Quiet for longer than the bot's global pacing window (1.25 s), which sends its
+        # requests in bursts: the edits and DMs a run's answers left are all out.
+        await wait_quiet(self.fake, quiet=quiet, limit=120.0)
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGTERM)
+            await self.process.wait()
+        await self.fake.stop()
+
+
+def blocks_of(count: int, blocks: int) -> list[int]:
+    """``count`` interactions in ``blocks`` runs as even as can be (none empty)."""
+    blocks = max(1, min(blocks, count))
+    return [count // blocks + (1 if n < count % blocks else 0) for n in range(blocks)]
+
+
+def combined(parts: Sequence[Result]) -> Result:
+    """Runs of one scenario as one result: their interactions, time and CPU added up."""
+
+    def total(values: Sequence[float | None]) -> float | None:
+        return None if any(v is None for v in values) else sum(v or 0.0 for v in values)
+
+    first = parts[0]
+    lines: dict[str, list[float]] = {}
+    for part in parts:
+        for what, latencies in part.parts.items():
+            lines.setdefault(what, []).extend(latencies)
+    return Result(
+        first.name,
+        sum(part.count for part in parts),
+        sum(part.seconds for part in parts),
+        [latency for part in parts for latency in part.latencies],
+        first.concurrency,
+        total([part.bot_cpu_seconds for part in parts]),
+        total([part.fake_cpu_seconds for part in parts]),
+        total([part.helper_cpu_seconds for part in parts]),
+        lines,
+        sum(part.renewals for part in parts),
+    )
+
+
 async def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     if args.profile:
@@ -1345,26 +1422,7 @@ async def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    fake = FakeDiscord()
-    # The bench measures the bot's own work: hundreds of moves a second in one channel, where
-    # Discord takes 5 edits per 5 s in a channel and 50 requests a second from a bot
-    # (tests/fakediscord/ratelimits.py), which would measure its pacing instead (that the
-    # bot keeps to Discord's numbers is tests/e2e/test_busy_channel.py's).
-    fake.rate_limits.for_benchmark("the bot's throughput, not Discord's pacing")
-    await fake.start()
-    guild = await fake.create_guild("Bench Hall")
     concurrency = args.concurrency
-    member_count = 0
-
-    async def fresh_players() -> list[Player]:
-        # Each scenario its own players: one open game per player per channel.
-        nonlocal member_count
-        players = [
-            await guild.add_member(f"player{member_count + n}")
-            for n in range(max(2, concurrency * 2))
-        ]
-        member_count += len(players)
-        return players
 
     def first_move(floor: bool) -> Scenario:
         return load_scenario(args.move_scenario, floor)
@@ -1373,69 +1431,63 @@ async def main(args: argparse.Namespace) -> int:
         (args.move_scenario, first_move, args.move_scenario in BUILT_IN_SCENARIOS),
         *((name, EXTRA_SCENARIOS[name], True) for name in wanted),
     ]
-
-    async def prepared(factory: Callable[[bool], Scenario], floor: bool) -> Scenario:
-        scenario = factory(floor)
-        if isinstance(scenario, Measured):
-            scenario.plan(args.move_count)
-        await scenario.prepare(fake, guild, await fresh_players())
-        return scenario
-
-    async def settled() -> None:
-        # Quiet for longer than the bot's global pacing window (1.25 s), which sends its
-        # requests in bursts: the edits and DMs a run's answers left are all out.
-        await wait_quiet(fake, quiet=args.quiet, limit=120.0)
-
-    async def measure(
-        label: str, pid: int, ping: PingScenario, scenario: Scenario
-    ) -> tuple[Result, Result]:
-        # The bot first finishes what the scenario's set-up (or the run before) left it to
-        # publish: a /ping run beside that backlog would be slowed by it (quiet for longer
-        # than the bot's global pacing window, 1.25 s, which sends its requests in bursts).
-        await settled()
-        options: dict[str, Any] = {"bot_pids": [pid], "with_helpers": True, "settle": settled}
-        reference = await run(ping, args.count, concurrency, **options)
-        print(reference.line("(a)"))
-        sent_before = len(fake.requests)
-        result = await run(scenario, args.move_count, concurrency, **options)
-        print(result.line(label))
-        # What the moves asked of Discord, the work that follows their answers included.
-        print(rest_line(fake.requests[sent_before:], args.move_count, fake))
-        return reference, result
-
+    with_floors = args.floor and any(has_floor for _, _, has_floor in scenarios)
+    sides: list[Side] = []
     measured: list[Measurement] = []
     try:
         with tempfile.TemporaryDirectory() as directory:
-            process = await start_bot_process(fake, guild, str(Path(directory) / "bench.db"))
-            try:
-                print(
-                    f"bot in its own process (pid {process.pid}); fake Discord on 127.0.0.1:"
-                    f"{fake.port}; /ping K={args.count}, moves K={args.move_count}, "
-                    f"C={concurrency} in flight; latency = INTERACTION_CREATE sent -> first "
-                    f"callback received; bot CPU = the CPU time of the bot's process (all "
-                    f"threads) and its picture helper per measured interaction; the AI "
-                    f"chooses instantly"
-                )
-                ping = PingScenario()
-                await ping.prepare(fake, guild, await fresh_players())
-                await run(ping, args.warm_up, concurrency)  # warm-up, not reported
-                for label, (key, factory, has_floor) in zip("bcdefgh", scenarios, strict=False):
-                    try:
-                        scenario = await prepared(factory, False)
-                        reference, result = await measure(f"({label})", process.pid, ping, scenario)
-                        measured.append(Measurement(key, factory, has_floor, reference, result))
-                    except ScenarioUnavailable as reason:
-                        print(f"({label}) {key}: UNAVAILABLE — {reason}")
-                # Let the bot finish the work that follows its first answers (edits, DMs)
-                # before stopping it, so shutdown does not cut it off.
-                await wait_quiet(fake, quiet=0.3, limit=10.0)
-            finally:
-                process.send_signal(signal.SIGTERM)
-                await process.wait()
-        if args.floor and any(item.has_floor for item in measured):
-            await measure_floors(
-                fake, guild, measured, prepared, measure, fresh_players, args.warm_up
+            bot = await Side.start("Bench Hall")
+            sides.append(bot)
+            bot.process = await start_bot_process(
+                bot.fake, bot.guild, str(Path(directory) / "bench.db")
             )
+            floors: Side | None = None
+            if with_floors:
+                floors = await Side.start("Floor Hall")
+                sides.append(floors)
+                env = {"BENCH_ANSWER_FLOOR": "1"}
+                if os.environ.get("BENCH_PROFILE_BOT"):
+                    # Its own profile beside the main bot's, to compare the two.
+                    env["BENCH_PROFILE_BOT"] = os.environ["BENCH_PROFILE_BOT"] + ".floor"
+                floors.process = await start_bot_process(
+                    floors.fake, floors.guild, str(Path(directory) / "floor.db"), env=env
+                )
+            print(
+                f"bot in its own process (pid {bot.process.pid}); fake Discord on 127.0.0.1:"
+                f"{bot.fake.port}; /ping K={args.count}, moves K={args.move_count}, "
+                f"C={concurrency} in flight; latency = INTERACTION_CREATE sent -> first "
+                f"callback received; bot CPU = the CPU time of the bot's process (all "
+                f"threads) and its picture helper per measured interaction; the AI "
+                f"chooses instantly"
+            )
+            if floors is not None:
+                print(
+                    f"floors: a second bot process (pid {floors.process.pid}, its own fake on "
+                    f"127.0.0.1:{floors.fake.port}), each scenario's presses answered with "
+                    f"what its game showed first: no transaction, rules or drawing; a "
+                    f"scenario and its floor run in {args.blocks} alternating blocks"
+                )
+            for side in sides:
+                await side.ping.prepare(side.fake, side.guild, await side.fresh_players(16))
+                await run(side.ping, args.warm_up, concurrency)  # warm-up, not reported
+            for label, (key, factory, has_floor) in zip("bcdefgh", scenarios, strict=False):
+                try:
+                    measured.append(
+                        await measure_paired(
+                            args, label, key, factory, has_floor, bot, floors if has_floor else None
+                        )
+                    )
+                except ScenarioUnavailable as reason:
+                    print(f"({label}) {key}: UNAVAILABLE — {reason}")
+            # Let the bots finish the work that follows their last answers (edits, DMs)
+            # before stopping them, so shutdown does not cut it off.
+            for side in sides:
+                await wait_quiet(side.fake, quiet=0.3, limit=10.0)
+            for side in sides:
+                if side.process is not None:
+                    side.process.send_signal(signal.SIGTERM)
+                    await side.process.wait()
+                    side.process = None
         print()
         print(f"Issue 30, target 1: each move's own work <= {OWN_WORK_TARGET}x its floor's")
         for item in measured:
@@ -1448,7 +1500,7 @@ async def main(args: argparse.Namespace) -> int:
         for item in measured:
             for line in tail_lines(item):
                 print(line)
-        problems = fake.final_problems()
+        problems = [problem for side in sides for problem in side.fake.final_problems()]
         if problems:
             print(f"fake Discord problems ({len(problems)}):")
             for problem in problems[:10]:
@@ -1456,54 +1508,83 @@ async def main(args: argparse.Namespace) -> int:
             return 1
         if args.record:
             note = f"/ping K={args.count}, moves K={args.move_count}, C={concurrency}" + (
-                "" if args.floor else ", no floors"
+                f", floors paired in {args.blocks} blocks" if args.floor else ", no floors"
             )
             path = history.record("interactions", history_figures(measured), note)
             print(f"\nrecorded in {path} and its charts redrawn")
         return 0
     finally:
-        await fake.stop()
+        for side in sides:
+            await side.stop()
 
 
-async def measure_floors(
-    fake: FakeDiscord,
-    guild: FakeGuild,
-    measured: list[Measurement],
-    prepared: Callable[[Callable[[bool], Scenario], bool], Any],
-    measure: Callable[[str, int, PingScenario, Scenario], Any],
-    fresh_players: Callable[[], Any],
-    warm_up: int,
-) -> None:
-    """The floors (see the module's docstring), in a bot process of their own, each against
-    a /ping run right before it."""
-    with tempfile.TemporaryDirectory() as directory:
-        env = {"BENCH_ANSWER_FLOOR": "1"}
-        if os.environ.get("BENCH_PROFILE_BOT"):
-            # Its own profile beside the main bot's, to compare the two.
-            env["BENCH_PROFILE_BOT"] = os.environ["BENCH_PROFILE_BOT"] + ".floor"
-        process = await start_bot_process(fake, guild, str(Path(directory) / "floor.db"), env=env)
-        try:
-            print()
-            print(
-                f"floors: a second bot process (pid {process.pid}), each scenario's presses "
-                f"answered with what its game showed first: no transaction, rules or drawing"
-            )
-            ping = PingScenario()
-            await ping.prepare(fake, guild, await fresh_players())
-            await run(ping, warm_up, 16)  # warm-up, not reported
-            for item in measured:
-                if not item.has_floor:
-                    continue
-                floor = await prepared(item.factory, True)
-                floor.name = f"{item.move.name} floor"
-                # Not measured: each game's first presses render what the floor sends
-                # again (and the fresh process's picture helper loads its fonts).
-                await run(floor, item.move.count, item.move.concurrency)
-                item.floor_ping, item.floor = await measure("(f)", process.pid, ping, floor)
-            await wait_quiet(fake, quiet=0.3, limit=10.0)
-        finally:
-            process.send_signal(signal.SIGTERM)
-            await process.wait()
+async def measure_paired(
+    args: argparse.Namespace,
+    label: str,
+    key: str,
+    factory: Callable[[bool], Scenario],
+    has_floor: bool,
+    bot: Side,
+    floors: Side | None,
+) -> Measurement:
+    """One scenario: /ping's reference run on the bot, then the move on the bot and its
+    floor on the floors' bot in alternating blocks, each block once the bot before it has
+    gone quiet. Paired in time, the two see the same machine: measured one pass after the
+    other, minutes apart, the floors came out 30-50% cheaper or dearer with the machine's
+    load (docs/benchmarks.md, target 1), which decided the verdicts."""
+    concurrency = args.concurrency
+
+    async def prepared(side: Side, floor: bool) -> Scenario:
+        scenario = factory(floor)
+        if isinstance(scenario, Measured):
+            scenario.plan(args.move_count)
+        await scenario.prepare(side.fake, side.guild, await side.fresh_players(concurrency))
+        return scenario
+
+    move = await prepared(bot, False)
+    floor: Scenario | None = None
+    if floors is not None:
+        floor = await prepared(floors, True)
+        floor.name = f"{move.name} floor"
+        # Not measured: each game's first presses render what the floor sends again (and
+        # the fresh process's picture helper loads its fonts). Then quiet: what those
+        # presses left to send would share the machine with the /ping run below.
+        await run(floor, args.move_count, concurrency)
+        await floors.settled(args.quiet)
+
+    def options(side: Side) -> dict[str, Any]:
+        async def settled() -> None:
+            await side.settled(args.quiet)
+
+        return {"bot_pids": [side.process.pid], "with_helpers": True, "settle": settled}
+
+    # The bot first finishes what the scenario's set-up left it to publish: a /ping run
+    # beside that backlog would be slowed by it.
+    await bot.settled(args.quiet)
+    reference = await run(bot.ping, args.count, concurrency, **options(bot))
+    print(reference.line("(a)"))
+    moves: list[Result] = []
+    floor_runs: list[Result] = []
+    bot_sent, floor_sent = len(bot.fake.requests), 0
+    if floors is not None:
+        await floors.settled(args.quiet)
+        floor_sent = len(floors.fake.requests)
+    for block in blocks_of(args.move_count, args.blocks):
+        await bot.settled(args.quiet)
+        moves.append(await run(move, block, concurrency, **options(bot)))
+        if floors is not None and floor is not None:
+            await floors.settled(args.quiet)
+            floor_runs.append(await run(floor, block, concurrency, **options(floors)))
+    result = combined(moves)
+    print(result.line(f"({label})"))
+    # What the moves asked of Discord, the work that follows their answers included.
+    print(rest_line(bot.fake.requests[bot_sent:], result.count, bot.fake))
+    floor_result = None
+    if floors is not None and floor_runs:
+        floor_result = combined(floor_runs)
+        print(floor_result.line(f"({label})"))
+        print(rest_line(floors.fake.requests[floor_sent:], floor_result.count, floors.fake))
+    return Measurement(key, factory, has_floor, reference, result, floor=floor_result)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -1535,6 +1616,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--scenarios",
         default=",".join(EXTRA_SCENARIOS),
         help="more move scenarios, comma-separated (empty for none): " + ", ".join(EXTRA_SCENARIOS),
+    )
+    parser.add_argument(
+        "--blocks",
+        type=int,
+        default=4,
+        help="runs each move and its floor are measured in, alternating (paired in time)",
     )
     parser.add_argument(
         "--no-floor",
