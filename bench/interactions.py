@@ -1371,11 +1371,15 @@ class Side:
         # requests in bursts: the edits and DMs a run's answers left are all out.
         await wait_quiet(self.fake, quiet=quiet, limit=120.0)
 
-    async def stop(self) -> None:
+    async def stop_bot(self) -> None:
         if self.process is not None:
             with contextlib.suppress(ProcessLookupError):
                 self.process.send_signal(signal.SIGTERM)
             await self.process.wait()
+            self.process = None
+
+    async def stop(self) -> None:
+        await self.stop_bot()
         await self.fake.stop()
 
 
@@ -1484,10 +1488,8 @@ async def main(args: argparse.Namespace) -> int:
             for side in sides:
                 await wait_quiet(side.fake, quiet=0.3, limit=10.0)
             for side in sides:
-                if side.process is not None:
-                    side.process.send_signal(signal.SIGTERM)
-                    await side.process.wait()
-                    side.process = None
+                # Before the temporary directory, which holds their databases, goes.
+                await side.stop_bot()
         print()
         print(f"Issue 30, target 1: each move's own work <= {OWN_WORK_TARGET}x its floor's")
         for item in measured:
