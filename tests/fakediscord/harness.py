@@ -51,6 +51,12 @@ class BotHarness:
     async def start(self) -> AnyBot:
         if self.bot is not None:
             raise RuntimeError("a bot is already running: stop() or restart() it first")
+        if self.starts:
+            # A real restart takes longer than Discord's one-second global window (a process
+            # starts, imports, logs in), so a new bot never shares a window with its
+            # predecessor's last requests, which it cannot know of. The harness restarts in
+            # milliseconds: wait out that window, as the real gap would.
+            await asyncio.sleep(self.fake.rate_limits.global_window_left())
         self._baseline = asyncio.all_tasks()
         syncs_before = self.fake.commands.sync_count
         bot = self.factory(**self.options)

@@ -268,3 +268,20 @@ def test_every_bucket_says_where_its_number_comes_from() -> None:
         assert spec.source.split(":")[0] in ("documented", "observed", "estimate"), route
     assert DEFAULT.source.startswith("default") and GLOBAL.source.startswith("documented")
     assert TABLE[("POST", routes.CHANNEL_MESSAGES)].time_for(12) == 15.0
+
+
+async def test_the_global_window_left_is_what_a_bot_started_now_would_share(
+    fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    # The harness waits this long before starting a bot again (a real restart's gap).
+    clock = HandClock()
+    fake_discord.rate_limits.use_clock(clock)
+    assert fake_discord.rate_limits.global_window_left() == 0.0
+    assert (await call(fake_discord, "GET", "/users/@me"))[0] == 200
+    clock.now += 0.25
+    assert fake_discord.rate_limits.global_window_left() == 0.75
+    clock.now += 0.75
+    assert fake_discord.rate_limits.global_window_left() == 0.0
+    # The next request opens a window of its own.
+    assert (await call(fake_discord, "GET", "/users/@me"))[0] == 200
+    assert fake_discord.rate_limits.global_window_left() == 1.0
