@@ -279,6 +279,8 @@ class RestApi:
             record.body,
             has_body=record.body is not None or bool(record.files),
         )
+        for disagreement in api_schema.take_disagreements():
+            self.fake.record_problem("schema-validators-disagree", disagreement)
         if template is None:
             known = api_schema.match_route(record.path) is not None
             status, text = (405, "405: Method Not Allowed") if known else (404, "404: Not Found")
