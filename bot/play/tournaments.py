@@ -5,20 +5,9 @@ An event is a versioned row (``bot.storage.tournaments``) holding the pure brack
 asks the pure module, and saves the next version. Nothing is held in memory, so a restart
 or another process carries on from the rows.
 
-- **Games** of a pairing are ordinary sessions of the event's game, created by
-  ``drive`` as a challenge from the pairing's first player to the second (in the event's
-  thread, or its channel): the challenged player starts the match by accepting; a
-  challenge that expires is a match lost on time by the player who did not start it, a
-  declined (or withdrawn) one a match forfeited. A best-of match goes on with the game's
-  own "next game" (``SessionService.follow_up_in``), at once, in the move that ended the
-  previous game; a match drawn after its games is decided by a rematch, and after
-  ``DECIDING_GAMES`` more games still level, by the better seed.
-- **Results**: the move that ends a game (its own transaction: ``SessionEndHook``) adds
-  the game to its pairing's score and, when that decides the match, records it in the
-  bracket; a round whose last match ends pairs the next (byes and walkovers are decided at
-  once) or ends the event with its standings. A game that times out (a player did not
-  finish in time) loses the whole match on time. The games' own results and ratings are
-  recorded as for any game: tournament games count for the ladder.
+- **Games and results** are ``bot.play.tournament_games``'s: each pairing's games, started
+  as the game's own challenges, and each game's end counted in its match inside the move
+  that ends it. Every change of an event goes through ``bot.play.tournament_rows``.
 - **Timers**: the game timers are the games' own durable deadlines; an event's start time
   is its row's ``starts_at``, which ``TournamentRunner`` watches (and, with several
   processes, only one start happens: the start is a versioned transition).
@@ -46,44 +35,32 @@ from bot.i18n import _, ngettext, number
 from bot.ladder.results import shown_rating
 from bot.ladder.seasons import current_season
 from bot.model.catalog import game_title
-from bot.model.contract import (
-    CHANNEL_DELETED,
-    MESSAGE_REFUSED,
-    OPEN_STATUSES,
-    Deadline,
-    NewSession,
-    Outcome,
-    Seat,
-    Session,
-)
-from bot.model.errors import AlreadyPlaying, UserError
-from bot.model.series import match_decided, new_match, with_series
+from bot.model.errors import UserError
 from bot.model.text import escape
 from bot.play.guild_settings import load_guild_settings
-from bot.play.sessions import SessionService, Started
+from bot.play.sessions import SessionService
+from bot.play.tournament_games import WITHDRAWN, TournamentGames
+from bot.play.tournament_rows import (
+    TournamentNotFound,
+    advance_event,
+    authorise,
+    locked_event,
+    parse_bracket,
+    save_event,
+)
 from bot.storage import Connection, Database, StorageUnavailable
-from bot.storage.move_writes import MoveWrite
 from bot.storage.publication import ShowClaim
-from bot.storage.sessions import insert_session, saved_session
 from bot.storage.tournaments import (
-    GameLink,
     MatchRow,
     NewTournament,
     TournamentPlayer,
     TournamentRow,
-    TournamentStatus,
     add_player,
-    anyone_busy,
     claim_event_show,
     drop_player,
     due_to_start,
-    game_link,
     guild_tournaments,
-    hold_event,
-    insert_match,
     insert_tournament,
-    link_game,
-    load_match,
     load_tournament,
     mark_removed,
     matches_of,
@@ -97,18 +74,15 @@ from bot.storage.tournaments import (
     record_event_shown,
     running_ids,
     save_match,
-    save_tournament,
     season_ordinals,
     store_message,
     store_message_shown,
-    store_places,
     store_seeds,
     store_thread,
     tournament_record,
     unshown_events,
 )
 from game_core import tournament as core
-from game_core.errors import IllegalMove
 
 log = logging.getLogger(__name__)
 
@@ -118,25 +92,12 @@ MIN_PLAYERS = 4
 MAX_PLAYERS = 32
 DEFAULT_MAX_PLAYERS = 16
 NAME_LIMIT = 60
-# Games played beyond a drawn best-of match before the better seed goes through.
-DECIDING_GAMES = 3
 # How far ahead a start time may be set.
 LONGEST_WAIT_SECONDS = 30 * 86_400
 
 # Why an event was cancelled (stored; shown by the cog in the event's language).
 TOO_FEW_PLAYERS = "too_few_players"
 CANCELLED_BY_HOST = "cancelled"
-# Why a match ended other than by its games (tournament_matches.reason).
-ON_TIME = "time"
-FORFEITED = "forfeit"
-WITHDRAWN = "withdrawn"
-BY_SEED = "seed"
-
-# The session's cancel reason when an event's game is stopped (a removal, a cancelled event).
-GAME_STOPPED = "tournament"
-# A game cancelled for these reasons cannot be played where it was (see ``unplayable_place``).
-UNPLAYABLE = (CHANNEL_DELETED, MESSAGE_REFUSED)
-CHANNEL_UNUSABLE = "channel_unusable"
 
 # The sweep (game-clock seconds): how often each process looks for events whose message is
 # behind, how long it leaves alone one that just changed (the process that changed it is
@@ -149,21 +110,6 @@ SWEEP_LIMIT = 100
 # A claim on editing an event's message (game clock): long enough for its pictures and the
 # edit; a process that dies holding it loses it then.
 SHOW_LEASE_SECONDS = 30.0
-
-
-class TournamentNotFound(UserError):
-    def __init__(self) -> None:
-        super().__init__(_("That tournament no longer exists."))
-
-
-class NotTheHost(UserError):
-    def __init__(self) -> None:
-        super().__init__(
-            _(
-                "Only the tournament's host or a member with the **Manage Server** permission "
-                "can do that."
-            )
-        )
 
 
 @dataclass(frozen=True)
@@ -226,19 +172,13 @@ def parse_start(text: str, now: float) -> float:
     )
 
 
-def parse_bracket(row: TournamentRow) -> core.Tournament | None:
-    return None if row.state is None else core.Tournament.from_json(row.state)
-
-
 class TournamentService:
     def __init__(self, sessions: SessionService) -> None:
         self.sessions = sessions
         self.db = sessions.db
         self.clock = sessions.clock
         self._listeners: list[Callable[[int], None]] = []
-        sessions.add_end_hook(self)
-        sessions.on_commit(self._session_committed)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.games = TournamentGames(sessions, self._changed)
 
     # -- listeners ------------------------------------------------------------------------
 
@@ -256,10 +196,7 @@ class TournamentService:
     async def close(self) -> None:
         """Stop the drives that ended games started (at shutdown; the runner picks any
         unfinished one up again)."""
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.games.close()
 
     # -- reading --------------------------------------------------------------------------
 
@@ -424,7 +361,7 @@ class TournamentService:
 
     async def join(self, tournament_id: int, user_id: int, display_name: str) -> TournamentRow:
         async with self.db.transaction() as conn:
-            row = await self._locked(conn, tournament_id)
+            row = await locked_event(conn, tournament_id)
             if row.status != "signup":
                 raise UserError(_("This tournament is not taking sign-ups any more."))
             players = await players_of(conn, tournament_id)
@@ -439,20 +376,20 @@ class TournamentService:
                     ).format(count=number(row.max_players))
                 )
             await add_player(conn, tournament_id, user_id, display_name, now=self.clock.now())
-            row = await self._save(conn, row)
+            row = await save_event(conn, row, now=self.clock.now())
         self._changed(tournament_id)
         return row
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentRow:
         async with self.db.transaction() as conn:
-            row = await self._locked(conn, tournament_id)
+            row = await locked_event(conn, tournament_id)
             if row.status != "signup":
                 raise UserError(
                     _("This tournament has started: ask its host to remove you if you must go.")
                 )
             if not await drop_player(conn, tournament_id, user_id):
                 raise UserError(_("You are not signed up for this tournament."))
-            row = await self._save(conn, row)
+            row = await save_event(conn, row, now=self.clock.now())
         self._changed(tournament_id)
         return row
 
@@ -464,13 +401,19 @@ class TournamentService:
         """Start the event (``actor_id`` None: its start time came). Fewer than
         ``MIN_PLAYERS`` players cancel it instead."""
         async with self.db.transaction() as conn:
-            row = await self._locked(conn, tournament_id)
-            self._authorise(row, actor_id, may_manage)
+            row = await locked_event(conn, tournament_id)
+            authorise(row, actor_id, may_manage)
             if row.status != "signup":
                 raise UserError(_("This tournament has already started."))
             players = await players_of(conn, tournament_id)
             if len(players) < MIN_PLAYERS:
-                row = await self._save(conn, row, status="cancelled", cancel_reason=TOO_FEW_PLAYERS)
+                row = await save_event(
+                    conn,
+                    row,
+                    now=self.clock.now(),
+                    status="cancelled",
+                    cancel_reason=TOO_FEW_PLAYERS,
+                )
             else:
                 row = await self._begin(conn, row, players)
         if row.status == "running":
@@ -484,14 +427,16 @@ class TournamentService:
         self, tournament_id: int, actor_id: int, *, may_manage: bool = False
     ) -> TournamentRow:
         async with self.db.transaction() as conn:
-            row = await self._locked(conn, tournament_id)
-            self._authorise(row, actor_id, may_manage)
+            row = await locked_event(conn, tournament_id)
+            authorise(row, actor_id, may_manage)
             if not row.is_open:
                 raise UserError(_("This tournament is already over."))
             games = await open_games(conn, tournament_id)
-            row = await self._save(conn, row, status="cancelled", cancel_reason=CANCELLED_BY_HOST)
+            row = await save_event(
+                conn, row, now=self.clock.now(), status="cancelled", cancel_reason=CANCELLED_BY_HOST
+            )
         self._changed(tournament_id)
-        await self._stop_games(games)
+        await self.games.stop_games(games)
         return row
 
     async def remove(
@@ -501,8 +446,8 @@ class TournamentService:
         match of this round is lost, their opponent goes through)."""
         stopped: list[int] = []
         async with self.db.transaction() as conn:
-            row = await self._locked(conn, tournament_id)
-            self._authorise(row, actor_id, may_manage)
+            row = await locked_event(conn, tournament_id)
+            authorise(row, actor_id, may_manage)
             players = {player.user_id: player for player in await players_of(conn, tournament_id)}
             player = players.get(user_id)
             if player is None:
@@ -510,7 +455,7 @@ class TournamentService:
             name = escape(player.display_name)
             if row.status == "signup":
                 await drop_player(conn, tournament_id, user_id)
-                row = await self._save(conn, row)
+                row = await save_event(conn, row, now=self.clock.now())
             elif row.status != "running":
                 raise UserError(_("This tournament is already over."))
             elif player.removed:
@@ -528,252 +473,19 @@ class TournamentService:
                     )
                     if match.open_session is not None:
                         stopped.append(match.open_session)
-                row = await self._advance(conn, row, core.withdraw(bracket, user_id))
+                row = await advance_event(
+                    conn, row, core.withdraw(bracket, user_id), now=self.clock.now()
+                )
         self._changed(tournament_id)
-        await self._stop_games(stopped)
+        await self.games.stop_games(stopped)
         if row.status == "running":
             await self.drive(tournament_id)
         return row
 
-    async def _stop_games(self, session_ids: list[int]) -> None:
-        """End the games of matches already decided (a removal, a cancelled event): their
-        players are no longer held in the channel."""
-        for session_id in session_ids:
-            try:
-                await self.sessions.cancel(session_id, None, GAME_STOPPED)
-            except UserError:
-                continue  # it ended meanwhile
-
-    # -- rounds ---------------------------------------------------------------------------
-
     async def drive(self, tournament_id: int) -> list[int]:
-        """Start a game for every pairing of the current round that has none (after a
-        start, a new round, a restart, a game stopped without a result); the ids of the
-        sessions created. A pairing whose player is busy in the channel with another game
-        waits for the next drive (``TournamentRunner`` drives every running event)."""
-        async with self.db.read() as conn:
-            row = await load_tournament(conn, tournament_id)
-            if row is None or row.status != "running":
-                return []
-            bracket = parse_bracket(row)
-            assert bracket is not None
-            waiting = [
-                match
-                for match in await matches_of(conn, tournament_id, bracket.round_number)
-                if not match.decided and match.open_session is None
-            ]
-        created: list[int] = []
-        for match in waiting:
-            try:
-                session_id = await self._start_game(tournament_id, match)
-            except AlreadyPlaying:
-                log.info(
-                    "tournament %s: table %s waits for a player's other game",
-                    tournament_id,
-                    match.table_no,
-                )
-                continue
-            if session_id is not None:
-                created.append(session_id)
-        if created:
-            self._changed(tournament_id)
-        return created
-
-    async def _start_game(self, tournament_id: int, pairing: MatchRow) -> int | None:
-        """The first game of a pairing: a challenge from its first player to its second,
-        one transaction with the pairing's row (so a second drive starts nothing)."""
-        new: NewSession | None = None
-        async with self.db.transaction() as conn:
-            row = await self._locked(conn, tournament_id)
-            match = await load_match(
-                conn, tournament_id, pairing.round, pairing.table_no, lock=True
-            )
-            if row.status != "running" or match is None or match.decided:
-                return None
-            if match.open_session is not None:
-                return None
-            settings = await load_guild_settings(conn, row.guild_id, self.sessions.defaults)
-            names = {p.user_id: p.display_name for p in await players_of(conn, tournament_id)}
-            now = self.clock.now()
-            challenger = Seat(seat=0, user_id=match.first_id, display_name=names[match.first_id])
-            opponent = Seat(seat=1, user_id=match.second_id, display_name=names[match.second_id])
-            expires_at = now + settings.challenge_expiry_seconds
-            new = NewSession(
-                seats=[challenger, opponent],
-                state=with_series(
-                    challenge_envelope(challenger, opponent, expires_at),
-                    new_match(match.first_id, match.second_id, row.best_of),
-                ),
-                status="pending",
-                deadlines=[
-                    Deadline(kind="challenge_expiry", due_at=expires_at, action={"type": "expire"})
-                ],
-                ping=[match.first_id, match.second_id],
-            )
-            session_id = await insert_session(
-                conn,
-                new,
-                game=row.game,
-                guild_id=row.guild_id,
-                channel_id=row.games_channel_id,
-                created_by=row.host_id,
-                seed=self.sessions.seeds.next(),
-                now=now,
-                language=row.language,
-            )
-            await link_game(conn, session_id, match)
-            await save_match(conn, replace(match, open_session=session_id))
-        self.sessions.deadlines_added(new.deadlines)
-        return session_id
-
-    # -- a game ends (SessionEndHook: inside the move's transaction) ----------------------
-
-    async def before_end(self, conn: Connection, write: MoveWrite) -> None:
-        link = await game_link(conn, write.previous.id)
-        if link is not None:
-            await hold_event(conn, link.tournament_id)
-
-    async def after_end(self, conn: Connection, write: MoveWrite) -> list[Started]:
-        link = await game_link(conn, write.previous.id)
-        if link is None:
-            return []
-        return await self._game_ended(conn, link, write)
-
-    async def _game_ended(
-        self, conn: Connection, link: GameLink, write: MoveWrite
-    ) -> list[Started]:
-        row = await load_tournament(conn, link.tournament_id, lock=True)
-        match = await load_match(conn, link.tournament_id, link.round, link.table_no, lock=True)
-        session = write.previous
-        if row is None or row.status != "running" or match is None:
-            return []
-        if match.decided or match.open_session != session.id:
-            return []  # a removal decided it first: this game no longer counts for it
-        bracket = parse_bracket(row)
-        assert bracket is not None
-        if bracket.round_number != match.round:
-            return []
-        end = game_end(write, match)
-        if end.void:
-            # Stopped without a result (an admin, a deleted channel): the next drive starts
-            # the pairing's game again. Where the bot can no longer play (its thread
-            # deleted, or closed to it), the event's games move to its channel; if that is
-            # the event's own channel, the event ends.
-            await save_match(conn, replace(match, open_session=None))
-            if unplayable_place(write):
-                if row.thread_id is not None and session.channel_id == row.thread_id:
-                    await store_thread(conn, row.id, None)
-                else:
-                    await self._save(conn, row, status="cancelled", cancel_reason=CHANNEL_UNUSABLE)
-            return []
-        scored = replace(
-            match,
-            first_wins=match.first_wins + (end.winner == match.first_id and end.counted),
-            second_wins=match.second_wins + (end.winner == match.second_id and end.counted),
-            games=match.games + end.counted,
-        )
-        winner, reason = match_result(scored, row.best_of, end, bracket)
-        if winner is None:
-            return await self._next_game(conn, saved_session(write), scored, row.best_of)
-        decided = replace(scored, winner_id=winner, reason=reason, open_session=None)
-        await save_match(conn, decided)
-        outcome: core.Outcome = "played"
-        if reason == ON_TIME:
-            outcome = "timeout"
-        elif reason == FORFEITED:
-            outcome = "forfeit"
-        score = (decided.first_wins, decided.second_wins)
-        fits = fits_best_of(score, winner == match.first_id, row.best_of, outcome)
-        bracket = core.record_result(
-            bracket, match.table_no, winner, outcome=outcome, score=score if fits else None
-        )
-        await self._advance(conn, row, bracket)
-        return []
-
-    async def _next_game(
-        self, conn: Connection, finished: Session, match: MatchRow, best_of: int
-    ) -> list[Started]:
-        """The match goes on: the series' next game, or a rematch once its games are played
-        and it is level, made by the game's own follow-up in the move's transaction (its
-        message loses its play-on button). If that cannot be made here (a player holds
-        another game in the channel), the next drive starts a game of the pairing."""
-        players = (match.first_id, match.second_id)
-        if await anyone_busy(conn, finished.channel_id, players):
-            await save_match(conn, replace(match, open_session=None))
-            return []
-        action = {"type": "next" if match.games < best_of else "rematch"}
-        try:
-            next_id, new, _followed = await self.sessions.follow_up_in(
-                conn, finished, match.first_id, action
-            )
-        except (UserError, IllegalMove) as error:
-            # Refused before anything was written (the game's own checks).
-            log.warning("tournament game %s: no follow-up (%s)", finished.id, error)
-            await save_match(conn, replace(match, open_session=None))
-            return []
-        await link_game(conn, next_id, match)
-        await save_match(conn, replace(match, open_session=next_id))
-        return [(next_id, new)]
-
-    def _session_committed(self, outcome: Outcome) -> None:
-        """After a game ends, drive its event (outside the move: new games are posted)."""
-        if outcome.session.status in OPEN_STATUSES:
-            return
-        task = asyncio.create_task(self._after_game(outcome.session.id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _after_game(self, session_id: int) -> None:
-        try:
-            async with self.db.read() as conn:
-                link = await game_link(conn, session_id)
-            if link is None:
-                return
-            self._changed(link.tournament_id)
-            await self.drive(link.tournament_id)
-        except StorageUnavailable:
-            log.warning(
-                "tournament: database unavailable after game %s; the runner retries", session_id
-            )
-
-    # -- internals ------------------------------------------------------------------------
-
-    async def _locked(self, conn: Connection, tournament_id: int) -> TournamentRow:
-        row = await load_tournament(conn, tournament_id, lock=True)
-        if row is None:
-            raise TournamentNotFound()
-        return row
-
-    def _authorise(self, row: TournamentRow, actor_id: int | None, may_manage: bool) -> None:
-        if actor_id is not None and actor_id != row.host_id and not may_manage:
-            raise NotTheHost()
-
-    async def _save(
-        self,
-        conn: Connection,
-        row: TournamentRow,
-        *,
-        status: TournamentStatus | None = None,
-        state: str | None = None,
-        winner_id: int | None = None,
-        cancel_reason: str | None = None,
-    ) -> TournamentRow:
-        """The event's next version (every change bumps it, so a press on an older message
-        is told the event moved on)."""
-        saved_ok = await save_tournament(
-            conn,
-            row,
-            now=self.clock.now(),
-            status=status,
-            state=state,
-            winner_id=winner_id,
-            cancel_reason=cancel_reason,
-        )
-        # The row is locked for this transaction: another version cannot come between.
-        assert saved_ok
-        saved = await load_tournament(conn, row.id)
-        assert saved is not None
-        return saved
+        """Start the games of the event's current round that have none (see
+        ``TournamentGames.drive``); the ids of the sessions created."""
+        return await self.games.drive(tournament_id)
 
     async def _begin(
         self, conn: Connection, row: TournamentRow, players: list[TournamentPlayer]
@@ -806,125 +518,10 @@ class TournamentService:
             row.id,
             [(user, index + 1, ratings[user]) for index, user in enumerate(order)],
         )
-        running = await self._save(conn, row, status="running", state=bracket.to_json())
-        return await self._advance(conn, running, bracket)
-
-    async def _advance(
-        self, conn: Connection, row: TournamentRow, bracket: core.Tournament
-    ) -> TournamentRow:
-        """Store ``bracket``, its pairings to play, and every round decided without play;
-        end the event when it is over."""
-        while True:
-            for pairing in bracket.pending_pairings():
-                assert pairing.first is not None and pairing.second is not None
-                await insert_match(
-                    conn, row.id, pairing.round, pairing.table, pairing.first, pairing.second
-                )
-            if not bracket.round_complete or bracket.finished:
-                break
-            bracket = core.advance_round(bracket)
-        if not bracket.finished:
-            return await self._save(conn, row, status="running", state=bracket.to_json())
-        places = [
-            (standing.player_id, standing.place)
-            for standing in bracket.standings()
-            if standing.place is not None
-        ]
-        await store_places(conn, row.id, places)
-        return await self._save(
-            conn, row, status="finished", state=bracket.to_json(), winner_id=bracket.winner
+        running = await save_event(
+            conn, row, now=self.clock.now(), status="running", state=bracket.to_json()
         )
-
-
-# -- how a game ended, for its match (pure) -------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameEnd:
-    # The player who won the game (None: a draw, or nothing to count).
-    winner: int | None
-    # Whether the game counts in the match's score (a game played to its end).
-    counted: bool
-    # A player lost the whole match: did not start (or finish) in time, or gave it up.
-    match_lost_by: int | None = None
-    reason: str | None = None
-    # Stopped without a result: the pairing plays again.
-    void: bool = False
-
-
-def game_end(write: MoveWrite, match: MatchRow) -> GameEnd:
-    """What the move that ended a game of ``match`` means for the match."""
-    step, session = write.step, write.previous
-    types = {event.get("type") for event in step.events}
-    challenge = session.state.get("challenge")
-    if step.status == "cancelled" and isinstance(challenge, dict):
-        challenger, opponent = challenge.get("challenger"), challenge.get("opponent")
-        if "challenge_expired" in types:
-            return GameEnd(None, False, match_lost_by=opponent, reason=ON_TIME)
-        if "challenge_declined" in types:
-            return GameEnd(None, False, match_lost_by=opponent, reason=FORFEITED)
-        if "challenge_withdrawn" in types:
-            return GameEnd(None, False, match_lost_by=challenger, reason=FORFEITED)
-    result = step.result
-    if step.status != "finished" or result is None:
-        return GameEnd(None, False, void=True)
-    seats = step.seats if step.seats is not None else list(session.seats)
-    by_seat = {seat.seat: seat.user_id for seat in seats}
-    winner = None if result.draw or not result.winners else by_seat.get(result.winners[0])
-    if result.reason == "timeout" and winner is not None:
-        loser = match.second_id if winner == match.first_id else match.first_id
-        return GameEnd(winner, True, match_lost_by=loser, reason=ON_TIME)
-    return GameEnd(winner, True)
-
-
-def unplayable_place(write: MoveWrite) -> bool:
-    """Whether a game ended because its channel is gone or closed to the bot."""
-    return any(
-        event.get("type") == "cancelled" and event.get("reason") in UNPLAYABLE
-        for event in write.step.events
-    )
-
-
-def match_result(
-    match: MatchRow, best_of: int, end: GameEnd, bracket: core.Tournament
-) -> tuple[int | None, str | None]:
-    """(the match's winner, why if not by its games) once ``end`` counts in ``match``'s
-    score; (None, None) while it goes on."""
-    if end.match_lost_by is not None:
-        loser = end.match_lost_by
-        return (match.second_id if loser == match.first_id else match.first_id), end.reason
-    wins = (match.first_wins, match.second_wins)
-    if not match_decided(best_of, wins, match.games):
-        return None, None
-    if wins[0] != wins[1]:
-        return (match.first_id if wins[0] > wins[1] else match.second_id), None
-    if match.games >= best_of + DECIDING_GAMES:
-        better = min((match.first_id, match.second_id), key=bracket.seed_of)
-        return better, BY_SEED
-    return None, None
-
-
-def challenge_envelope(challenger: Seat, opponent: Seat, expires_at: float) -> dict[str, object]:
-    """A pending challenge's state, as ``bot.ui.challenges.challenge_state`` makes it (no
-    options: each game's defaults), so the game's own Accept / Decline and expiry run it."""
-    return {
-        "challenge": {
-            "challenger": challenger.user_id,
-            "opponent": opponent.user_id,
-            "options": {},
-            "expires_at": expires_at,
-        }
-    }
-
-
-def fits_best_of(score: tuple[int, int], first_won: bool, best_of: int, outcome: str) -> bool:
-    """Whether ``score`` reads as a best-of result for the bracket (a match decided by a
-    rematch after a draw, or by seed, may not)."""
-    needed = best_of // 2 + 1
-    mine, theirs = (score[0], score[1]) if first_won else (score[1], score[0])
-    if theirs >= needed:
-        return False
-    return mine == needed if outcome == "played" else mine <= needed
+        return await advance_event(conn, running, bracket, now=self.clock.now())
 
 
 # -- the start times ------------------------------------------------------------------------

@@ -43,8 +43,8 @@ from bot.model.text import escape
 from bot.pictures import palette as colours
 from bot.pictures import worker as picture_worker
 from bot.play.deadlines import MAX_SLEEP_SECONDS, SHARED_POLL_SECONDS
+from bot.play.tournament_games import CHANNEL_UNUSABLE
 from bot.play.tournaments import (
-    CHANNEL_UNUSABLE,
     DEFAULT_MAX_PLAYERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -420,8 +420,8 @@ class TournamentCog(
 
     async def settle(self) -> None:
         """Wait until every change heard so far is shown (tests)."""
-        while self._tasks or self.service._tasks:
-            await asyncio.gather(*self._tasks, *self.service._tasks, return_exceptions=True)
+        while self._tasks or self.service.games.pending:
+            await asyncio.gather(*self._tasks, *self.service.games.pending, return_exceptions=True)
 
     def _swept(self, tournament_id: int) -> None:
         """The runner's sweep found the event's message behind: show it, unless its last

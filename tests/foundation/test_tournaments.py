@@ -36,14 +36,13 @@ from bot.model.series import (
 from bot.play.deadlines import DeadlineRunner
 from bot.play.guild_settings import GuildSettings
 from bot.play.sessions import SeedSource, SessionService
+from bot.play.tournament_games import CHANNEL_UNUSABLE, challenge_envelope
 from bot.play.tournaments import (
     CANCELLED_BY_HOST,
-    CHANNEL_UNUSABLE,
     SWEEP_SECONDS,
     TOO_FEW_PLAYERS,
     TournamentRunner,
     TournamentService,
-    challenge_envelope,
     parse_start,
 )
 from bot.storage import Database
@@ -130,8 +129,8 @@ class World:
 
     async def settle(self) -> None:
         """Wait for the drives that ended games started (never a blind sleep)."""
-        while self.service._tasks:
-            await asyncio.gather(*list(self.service._tasks))
+        while self.service.games.pending:
+            await asyncio.gather(*self.service.games.pending)
 
     async def new_event(
         self, players: int, *, format: core.Format, best_of: int = 1, **options: Any
