@@ -37,7 +37,7 @@ from bot.storage import StorageUnavailable, database_for
 from bot.storage.publication import PublicationStore
 from bot.ui.answers import Watchdogs, answer_for, press_on_interaction_game
 from bot.ui.challenges import ChallengeButton
-from bot.ui.command_rules import check_payload, sync_payload
+from bot.ui.command_sync import CommandSync
 from bot.ui.identify import IdentifyGate
 from bot.ui.landing import Landings
 from bot.ui.languages import CommandTranslator, LanguageBook, enter_interaction
@@ -70,11 +70,6 @@ DM_CHANNEL_CACHE_SIZE = 10_000
 # it comes once the servers have arrived) before starting without it: a slow READY or a
 # sync held up by a rate limit must not hold up the games for longer.
 TIMERS_WAIT_FOR_SYNC_SECONDS = 10.0
-# A process that does not sync reads the command ids from Discord: at start, then again
-# while some are missing (the process that syncs may not have synced yet), after these
-# pauses, the last repeated (a new command in a rolling deploy shows up within minutes).
-COMMAND_READ_PAUSES = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
-COMMAND_READ_ATTEMPTS = 20
 # Discord's global limit is 50 requests a second per bot token, interaction endpoints aside
 # (documented). The bot keeps to 45 in any 1.25 s: a request Discord counts up to a quarter
 # of a second later or sooner than it went out never makes 51 in one of its seconds.
@@ -284,6 +279,7 @@ class DiceBot(commands.AutoShardedBot):
         # The ids of the slash commands, for the command mentions texts hold
         # (bot.model.command_mentions): from the sync, or read from Discord.
         self.command_ids = CommandIds()
+        self.command_sync = CommandSync(self, self.tree, self.command_ids, settings.dev_guild_id)
         self._command_reader: asyncio.Task[None] | None = None
         self._command_sync: asyncio.Task[None] | None = None
         self._timers_start: asyncio.Task[None] | None = None
@@ -320,7 +316,7 @@ class DiceBot(commands.AutoShardedBot):
             # The others read the ids it got, in the background: a text mentions a command
             # once its id is known, and names it in backticks until then.
             self._command_reader = asyncio.create_task(
-                self.read_command_ids(), name="dicebot-command-ids"
+                self.command_sync.read_ids(), name="dicebot-command-ids"
             )
 
     async def _sync_once_ready(self) -> None:
@@ -397,66 +393,7 @@ class DiceBot(commands.AutoShardedBot):
     async def sync_commands(self) -> None:
         """Check the commands against Discord's rules (``CommandRulesBroken`` stops the
         bot), then sync them: globally, or to DEV_GUILD_ID only."""
-        guild_id = self.settings.dev_guild_id
-        guild = discord.Object(id=guild_id) if guild_id is not None else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        # Discord refuses the whole sync for one broken rule: say which, before sending it.
-        # The body checked is the body sent (tree.sync would translate all of it again).
-        payload = await sync_payload(self.tree, guild=guild)
-        check_payload(payload)
-        synced = await self._upload_commands(payload, guild)
-        self.command_ids.learn(chat_command_ids(synced))
-        if guild is not None:
-            log.info("synced %d commands to the dev guild", len(synced))
-        else:
-            log.info("synced %d commands globally", len(synced))
-
-    async def _upload_commands(
-        self, payload: list[dict[str, Any]], guild: discord.Object | None
-    ) -> list[app_commands.AppCommand]:
-        """What ``tree.sync`` does with its body, given the body: one bulk overwrite."""
-        if self.application_id is None:
-            raise app_commands.MissingApplicationID
-        try:
-            if guild is None:
-                data = await self.http.bulk_upsert_global_commands(
-                    self.application_id, payload=payload
-                )
-            else:
-                data = await self.http.bulk_upsert_guild_commands(
-                    self.application_id, guild.id, payload=payload
-                )
-        except discord.HTTPException as error:
-            if error.status == 400 and error.code == 50035:
-                commands = self.tree.get_commands(guild=guild)
-                raise app_commands.CommandSyncFailure(error, commands) from None
-            raise
-        return [app_commands.AppCommand(data=entry, state=self._connection) for entry in data]
-
-    async def read_command_ids(self) -> None:
-        """Learn the commands' ids from Discord (the ones the syncing process registered),
-        again after a pause while any command of this tree is missing or the read failed."""
-        guild_id = self.settings.dev_guild_id
-        guild = discord.Object(id=guild_id) if guild_id is not None else None
-        wanted = {
-            command.name
-            for command in self.tree.get_commands(type=discord.AppCommandType.chat_input)
-        }
-        for attempt in range(COMMAND_READ_ATTEMPTS):
-            try:
-                known = chat_command_ids(await self.tree.fetch_commands(guild=guild))
-            except discord.HTTPException as error:
-                log.info("could not read the command ids yet (%s)", error)
-            else:
-                self.command_ids.learn(known)
-                missing = wanted - set(known)
-                if not missing:
-                    log.info("read the ids of %d commands", len(known))
-                    return
-                log.info("commands not registered yet: %s", ", ".join(sorted(missing)))
-            await asyncio.sleep(COMMAND_READ_PAUSES[min(attempt, len(COMMAND_READ_PAUSES) - 1)])
-        log.warning("some commands have no id: texts name them without a mention")
+        await self.command_sync.sync()
 
     def register_components(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register DynamicItems: they work after restarts, no view kept in memory."""
@@ -662,15 +599,6 @@ class DiceBot(commands.AutoShardedBot):
         ]
         if handlers:
             await asyncio.wait(handlers, timeout=SHUTDOWN_GRACE_SECONDS)
-
-
-def chat_command_ids(commands: list[app_commands.AppCommand]) -> dict[str, int]:
-    """The slash commands' ids by name, from a sync's answer or a read."""
-    return {
-        command.name: command.id
-        for command in commands
-        if command.type is discord.AppCommandType.chat_input
-    }
 
 
 def discover_cogs() -> list[str]:
