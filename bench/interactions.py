@@ -383,6 +383,10 @@ class _Duel:
     players: tuple[Player, Player]
     # The round each player locks in next.
     next_round: list[int] = field(default_factory=lambda: [1, 1])
+    # Whether the board said "game over", as of its edit count: the workers ask on every
+    # change the fake sees, and reading a board's text walks all of it.
+    over_as_of: int = -1
+    over: bool = False
 
 
 class SecretDuelLockInScenario(Measured):
@@ -480,7 +484,10 @@ class SecretDuelLockInScenario(Measured):
 
     def _over(self, duel: _Duel) -> bool:
         # A finished duel keeps one button (Rematch): it is over when it says so.
-        return "game over" in duel.board.text().lower()
+        if duel.over_as_of != duel.board.edit_count:
+            duel.over_as_of = duel.board.edit_count
+            duel.over = "game over" in duel.board.text().lower()
+        return duel.over
 
     def _ready(self, worker: int) -> int | None:
         duels = self.duels[worker // 2]

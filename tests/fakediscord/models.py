@@ -645,8 +645,13 @@ class FakeChannel:
         ]
 
     def last_message(self, viewer: Any = None) -> FakeMessage | None:
-        visible = self.messages(viewer)
-        return visible[-1] if visible else None
+        """The newest of ``messages(viewer)``, found from the end: a bench's players ask
+        for it on every change the fake sees, in channels that keep every message."""
+        viewer_id = None if viewer is None else viewer.id
+        for message in reversed(self.all_messages.values()):
+            if not message.deleted and message.visible_to in (None, viewer_id):
+                return message
+        return None
 
     def message(self, message_id: int) -> FakeMessage:
         return self.all_messages[message_id]

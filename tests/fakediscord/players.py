@@ -112,8 +112,8 @@ class Player:
         return [] if channel is None else channel.messages(self)
 
     def last_dm(self) -> FakeMessage | None:
-        messages = self.dms()
-        return messages[-1] if messages else None
+        channel = self.dm_channel
+        return None if channel is None else channel.last_message(self)
 
     def ephemerals(self, channel: FakeChannel | None = None) -> list[FakeMessage]:
         """The ephemeral messages shown to this player (only they can see them)."""
