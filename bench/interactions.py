@@ -415,6 +415,8 @@ class SecretDuelLockInScenario(Measured):
         self.duels: list[list[_Duel]] = []
         self.turns: list[int] = []
         self.renewing: list[asyncio.Lock] = []
+        # A DM's custom ids by its id, as of its edit count (see ``_custom_ids``).
+        self._ids_of: dict[int, tuple[int, list[str]]] = {}
         self.controls = re.compile(
             rf"{self.prefix}:(?P<session>[0-9]+):(?P<round>[0-9]+):(?P<field>[a-z]+):.*"
         )
@@ -469,11 +471,19 @@ class SecretDuelLockInScenario(Measured):
         await opponent.click(challenge.message, "Accept")
         return _Duel(challenge.message, pair)
 
+    def _custom_ids(self, message: FakeMessage) -> list[str]:
+        """``message.custom_ids()``, read once per edit of the message (a worker asks on
+        every change the fake sees)."""
+        known = self._ids_of.get(message.id)
+        if known is None or known[0] != message.edit_count:
+            known = self._ids_of[message.id] = (message.edit_count, message.custom_ids())
+        return known[1]
+
     def _controls(self, duel: _Duel, seat: int) -> FakeMessage | None:
         message = duel.players[seat].last_dm()
         if message is None:
             return None
-        for custom_id in message.custom_ids():
+        for custom_id in self._custom_ids(message):
             match = self.controls.fullmatch(custom_id)
             if match is None or match["field"] in ("ok", "move"):
                 continue
