@@ -8,7 +8,10 @@ plain copies for the tests to read (tests/fakediscord/pseudo.py). When a test en
 outside the brackets is English that skipped the catalogs, unless it is a name (a user,
 a server, a channel) or text a player typed (a command option, a modal field).
 
-Run it with ``DICEBOT_PSEUDO_LOCALE=1 python -m pytest tests/e2e`` (.ci/run does).
+Every end-to-end test on PostgreSQL runs pseudo-localized (tests/e2e/conftest.py), so
+``.ci/run`` makes this run with the English one. ``DICEBOT_PSEUDO_LOCALE=1 python -m pytest
+tests/e2e`` runs all of them so; outside tests/e2e the switch also turns the texts that unit
+tests compare word for word (a catalog's Spanish, say) into pseudo-text, and those fail.
 """
 
 from __future__ import annotations
