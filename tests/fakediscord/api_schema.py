@@ -263,13 +263,18 @@ def _routes_by_depth() -> dict[int, list[Route]]:
     them (a linear scan of Discord's ~125 patterns was most of the fake's routing time)."""
     depths: dict[int, list[Route]] = {}
     for route in _routes():
-        depths.setdefault(route.template.strip("/").count("/") + 1, []).append(route)
+        depths.setdefault(_depth(route.template), []).append(route)
     return depths
+
+
+def _depth(path: str) -> int:
+    """How many segments a path (or a route template) has."""
+    return path.strip("/").count("/") + 1
 
 
 def match_route(path: str) -> tuple[str, dict[str, str]] | None:
     """Discord's route template for a concrete path, and its parameters."""
-    for route in _routes_by_depth().get(path.strip("/").count("/") + 1, ()):
+    for route in _routes_by_depth().get(_depth(path), ()):
         matched = route.pattern.match(path)
         if matched is not None:
             return route.template, dict(zip(route.names, matched.groups(), strict=True))

@@ -537,6 +537,13 @@ class FakeMessage:
         return f"<FakeMessage {kind}{self.id} in #{self.channel.name} {self.text()[:60]!r}>"
 
 
+def _seen_by(message: FakeMessage, viewer: Any) -> bool:
+    """Whether ``viewer`` (a Player or user; None: anyone) sees ``message`` in its channel:
+    not deleted, and public or an ephemeral shown to them."""
+    viewer_id = None if viewer is None else viewer.id
+    return not message.deleted and message.visible_to in (None, viewer_id)
+
+
 @dataclass(eq=False)
 class FakeChannel:
     """A guild text channel; a DM channel with the bot (``guild`` is None, ``recipient``
@@ -637,21 +644,12 @@ class FakeChannel:
     def messages(self, viewer: Any = None) -> list[FakeMessage]:
         """The messages a user sees here, oldest first: the public ones, plus the ephemeral
         ones shown to ``viewer`` (a Player or user) when given. Deleted ones are left out."""
-        viewer_id = None if viewer is None else viewer.id
-        return [
-            m
-            for m in self.all_messages.values()
-            if not m.deleted and (m.visible_to is None or m.visible_to == viewer_id)
-        ]
+        return [m for m in self.all_messages.values() if _seen_by(m, viewer)]
 
     def last_message(self, viewer: Any = None) -> FakeMessage | None:
         """The newest of ``messages(viewer)``, found from the end: a bench's players ask
         for it on every change the fake sees, in channels that keep every message."""
-        viewer_id = None if viewer is None else viewer.id
-        for message in reversed(self.all_messages.values()):
-            if not message.deleted and message.visible_to in (None, viewer_id):
-                return message
-        return None
+        return next((m for m in reversed(self.all_messages.values()) if _seen_by(m, viewer)), None)
 
     def message(self, message_id: int) -> FakeMessage:
         return self.all_messages[message_id]

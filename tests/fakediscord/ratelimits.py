@@ -359,12 +359,10 @@ class RateLimits:
         return response
 
     def global_window_left(self) -> float:
-        """Seconds until the global limit's current window ends (0 when no request is
-        counted in it): what a bot started now would share with the requests already sent."""
+        """Seconds until the global limit's current window ends (0 when none is open): what
+        a bot started now would share with the requests already sent."""
         window = self._global
-        if window is None or window.count == 0:
-            return 0.0
-        return max(window.ends_at - self.clock(), 0.0)
+        return 0.0 if window is None else max(window.ends_at - self.clock(), 0.0)
 
     def reset(self) -> None:
         """Forget every window (all buckets full again)."""
