@@ -38,13 +38,13 @@ class CommandSync:
         self.client = client
         self.tree = tree
         self.command_ids = command_ids
-        self.dev_guild_id = dev_guild_id
+        # Where the commands live: the dev guild, or everywhere (None).
+        self.guild = discord.Object(id=dev_guild_id) if dev_guild_id is not None else None
 
     async def sync(self) -> None:
         """Check the commands against Discord's rules (``CommandRulesBroken`` stops the
         bot), then sync them: globally, or to DEV_GUILD_ID only."""
-        guild_id = self.dev_guild_id
-        guild = discord.Object(id=guild_id) if guild_id is not None else None
+        guild = self.guild
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         # Discord refuses the whole sync for one broken rule: say which, before sending it.
@@ -85,8 +85,7 @@ class CommandSync:
     async def read_ids(self) -> None:
         """Learn the commands' ids from Discord (the ones the syncing process registered),
         again after a pause while any command of this tree is missing or the read failed."""
-        guild_id = self.dev_guild_id
-        guild = discord.Object(id=guild_id) if guild_id is not None else None
+        guild = self.guild
         wanted = {
             command.name
             for command in self.tree.get_commands(type=discord.AppCommandType.chat_input)
